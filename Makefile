@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# The livelock lab.  The two commands:
+#   make lab    install what is missing, build, run the sweep, plot
+#   make test   the test suite (builds and boots every variant)
+
+BUILD    := $(CURDIR)/build
+TOOLS    := $(BUILD)/tools
+INITRD   := $(BUILD)/initramfs.cpio.gz
+VARIANTS ?= $(shell awk '!/^[[:space:]]*(\#|$$)/ { print $$1 }' lab/kernel/variants)
+RUN      ?= $(lastword $(sort $(wildcard results/2*)))
+export DEBUG
+
+.PHONY: all lab test deps tools kernels initramfs run plots bench soak clean distclean
+
+all: kernels initramfs
+
+deps:
+	@lab/deps
+
+tools:
+	@$(MAKE) -s -C lab/tools OUT=$(TOOLS)
+
+kernels: deps
+	@lab/kernel/build $(VARIANTS)
+
+# The initramfs takes gen_init_cpio from the kernel tree.
+initramfs: tools
+	@test -f $(BUILD)/linux/usr/gen_init_cpio.c || lab/kernel/build vanilla
+	@lab/guest/mkinitramfs $(TOOLS) $(INITRD)
+
+run: initramfs
+	@lab/run $(RUN_OPTS)
+
+lab: kernels initramfs
+	@lab/run $(RUN_OPTS)
+	@$(MAKE) -s plots RUN=
+
+plots:
+	@plots/plot $(RUN)
+
+test: deps
+	@tests/run
+
+bench: deps
+	@lab/kernel/bench
+
+soak: kernels initramfs
+	@lab/soak
+
+clean:
+	rm -rf $(BUILD)/out $(BUILD)/kernels $(TOOLS) $(INITRD)
+
+distclean:
+	rm -rf $(BUILD)

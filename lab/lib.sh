@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared shell helpers for every lab script.  Source it; do not run it.
+#
+# Conventions: log() for progress on stderr, die() for one clear line and
+# exit 1, defer() registers a cleanup command run in reverse order on exit,
+# error, SIGINT and SIGTERM.
+
+LAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LAB_BUILD=${LAB_BUILD:-$LAB_TOP/build}
+LAB_RESULTS=${LAB_RESULTS:-$LAB_TOP/results}
+LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/livelock-lab}
+LAB_VARIANTS_FILE=${LAB_VARIANTS_FILE:-$LAB_TOP/lab/kernel/variants}
+
+LAB_PROG=${LAB_PROG:-$(basename "$0")}
+
+log()
+{
+	printf '%s: %s\n' "$LAB_PROG" "$*" >&2
+}
+
+die()
+{
+	printf '%s: error: %s\n' "$LAB_PROG" "$*" >&2
+	exit 1
+}
+
+# Cleanup stack: defer CMD... runs CMD at exit (last registered first).
+LAB_DEFERRED=()
+
+defer()
+{
+	LAB_DEFERRED+=("$*")
+}
+
+run_deferred()
+{
+	local i
+
+	for ((i = ${#LAB_DEFERRED[@]} - 1; i >= 0; i--))
+		do eval "${LAB_DEFERRED[i]}" >/dev/null 2>&1 || true
+	done
+	LAB_DEFERRED=()
+}
+
+on_signal()
+{
+	log "interrupted by SIG$1, cleaning up"
+	run_deferred
+	trap - "$1"
+	kill -s "$1" $$
+}
+
+install_cleanup_traps()
+{
+	trap run_deferred EXIT
+	trap 'on_signal INT' INT
+	trap 'on_signal TERM' TERM
+	trap 'on_signal HUP' HUP
+}
+
+need_root()
+{
+	[ "$(id -u)" = 0 ] || die "$1 needs root (run as root or with sudo)"
+}
+
+need_cmd()
+{
+	local c
+
+	for c; do
+		command -v "$c" >/dev/null 2>&1 ||
+			die "'$c' not found: run 'make deps' first"
+	done
+}
+
+# Variants: one per line in lab/kernel/variants,
+# "name [series-dir...] [cmdline=param...]".
+known_variants()
+{
+	awk '!/^[[:space:]]*(#|$)/ { print $1 }' "$LAB_VARIANTS_FILE"
+}
+
+variant_series_dirs()
+{
+	awk -v v="$1" '$1 == v { for (i = 2; i <= NF; i++) if ($i !~ /=/) print $i }' \
+		"$LAB_VARIANTS_FILE"
+}
+
+check_variants()
+{
+	local v known
+
+	known=$(known_variants | tr '\n' ' ')
+	[ $# -gt 0 ] || die "no variant given (known: ${known% })"
+	for v; do
+		known_variants | grep -qxF -- "$v" ||
+			die "unknown variant '$v' (known: ${known% })"
+	done
+}
+
+# Patches of one series directory, in the order of its quilt-style
+# "series" file (comments and blank lines ignored).
+series_patches()
+{
+	local dir=$1
+
+	case $dir in
+	/*) ;;
+	*) dir=$LAB_TOP/$dir ;;
+	esac
+
+	[ -f "$dir/series" ] || die "$1: no series file"
+	awk '!/^[[:space:]]*(#|$)/ { print $1 }' "$dir/series" |
+		while read -r p; do
+			[ -f "$dir/$p" ] || die "$1/series lists missing patch $p"
+			printf '%s\n' "$dir/$p"
+		done
+}
+
+# Hash of everything that makes a variant's source: the patches of its
+# series directories, in order.
+variant_series_hash()
+{
+	local d
+
+	for d in $(variant_series_dirs "$1"); do
+		series_patches "$d"
+	done | xargs -r cat | sha256sum | cut -c1-12
+}
+
+# Elapsed seconds as m:ss.
+fmt_secs()
+{
+	printf '%d:%02d' $(($1 / 60)) $(($1 % 60))
+}

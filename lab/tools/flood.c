@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flood: UDP flooder for the lab's network namespace.  Sends fixed-size
+ * datagrams with sendmmsg to one allowlisted guest, either as fast as
+ * possible or paced to a target rate with absolute-time sleeps.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <error.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "guard.h"
+#include "util.h"
+
+#define FLOOD_PAYLOAD_MAX	1472	/* 1500 MTU - IPv4 - UDP headers */
+#define FLOOD_BATCH_MAX		1024	/* UIO_MAXIOV */
+#define FLOOD_MAX_NS		(86400ULL * NSEC_PER_SEC)
+
+static const char *cfg_dest_str;
+static struct in_addr cfg_dest;
+static int cfg_port = 9000;
+static int cfg_payload = 18;
+static uint64_t cfg_rate;		/* pps, 0: unlimited */
+static uint64_t cfg_duration_ns;
+static int cfg_batch = 32;
+static const char *cfg_allowlist;
+
+static volatile sig_atomic_t interrupted;
+
+static void sig_handler(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void usage(void)
+{
+	printf("Usage: flood -d addr -t seconds -A allowlist [-p port] [-s bytes]\n"
+	       "             [-r pps] [-B batch]\n"
+	       "  -d addr     IPv4 unicast destination (must be in the allowlist)\n"
+	       "  -A file     allowlist: one IPv4 address per line, # comments\n"
+	       "  -t seconds  duration, > 0, fractions allowed (e.g. 2.5)\n"
+	       "  -p port     destination UDP port (default 9000)\n"
+	       "  -s bytes    payload size, 1..%d (default 18)\n"
+	       "  -r pps      target rate, 0 = unlimited (default 0)\n"
+	       "  -B n        sendmmsg batch, 1..%d (default 32)\n"
+	       "Prints 'flood: sent=N errors=N duration_ns=N rate_pps=N "
+	       "target_pps=R'.\n"
+	       "Exit status: 0 done, 1 failure, 2 bad usage, 3 destination "
+	       "refused.\n", FLOOD_PAYLOAD_MAX, FLOOD_BATCH_MAX);
+	exit(0);
+}
+
+static void parse_opts(int argc, char **argv)
+{
+	int c;
+
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":A:B:d:hp:r:s:t:")) != -1) {
+		switch (c) {
+		case 'A':
+			if (!*optarg)
+				usage_error("empty path for -A");
+			cfg_allowlist = optarg;
+			break;
+		case 'B':
+			cfg_batch = opt_int(c, optarg, 1, FLOOD_BATCH_MAX);
+			break;
+		case 'd':
+			cfg_dest = opt_ipv4(c, optarg);
+			cfg_dest_str = optarg;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 'p':
+			cfg_port = opt_int(c, optarg, 1, 65535);
+			break;
+		case 'r':
+			cfg_rate = opt_u64(c, optarg, 0, 1000000000ULL);
+			break;
+		case 's':
+			cfg_payload = opt_int(c, optarg, 1, FLOOD_PAYLOAD_MAX);
+			break;
+		case 't':
+			cfg_duration_ns = opt_seconds_ns(c, optarg, 1,
+							 FLOOD_MAX_NS);
+			break;
+		default:
+			bad_option(c, optopt);
+		}
+	}
+	if (optind != argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	if (!cfg_dest_str)
+		usage_error("-d destination is required");
+	if (!cfg_duration_ns)
+		usage_error("-t duration is required");
+	if (!cfg_allowlist)
+		usage_error("-A allowlist is required");
+}
+
+static void setup_signals(void)
+{
+	struct sigaction sa = { .sa_handler = sig_handler };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		error(1, errno, "sigaction");
+}
+
+static int setup_socket(void)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET,
+		.sin_port = htons(cfg_port),
+		.sin_addr = cfg_dest,
+	};
+	int fd;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		error(1, errno, "socket");
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)))
+		error(1, errno, "connect %s:%d", cfg_dest_str, cfg_port);
+	return fd;
+}
+
+static bool send_error_is_soft(int err)
+{
+	/* Queues full, or ICMP errors queued on the connected socket. */
+	return err == ENOBUFS || err == EAGAIN || err == ECONNREFUSED ||
+	       err == EHOSTUNREACH;
+}
+
+static void do_flood(int fd)
+{
+	static struct mmsghdr msgs[FLOOD_BATCH_MAX];
+	static char payload[FLOOD_PAYLOAD_MAX];
+	uint64_t sent = 0, errors = 0, start, end, now, elapsed;
+	uint64_t rate_pps;
+	struct iovec iov;
+	int batch = cfg_batch;
+	int i, n;
+
+	for (i = 0; i < cfg_payload; i++)
+		payload[i] = 'a' + i % 26;
+	iov.iov_base = payload;
+	iov.iov_len = cfg_payload;
+	for (i = 0; i < FLOOD_BATCH_MAX; i++) {
+		msgs[i].msg_hdr.msg_iov = &iov;
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	if (cfg_rate) {
+		uint64_t per_ms = cfg_rate / 1000;
+
+		if (per_ms < 1)
+			per_ms = 1;
+		if (per_ms < (uint64_t)batch)
+			batch = per_ms;
+	}
+
+	start = now_ns(CLOCK_MONOTONIC);
+	end = start + cfg_duration_ns;
+	now = start;
+	while (!interrupted) {
+		if (cfg_rate) {
+			/* failed sends count too, or errors would spin */
+			uint64_t due = paced_due_ns(start, sent + errors,
+						    cfg_rate);
+
+			if (due >= end)
+				break;
+			if (!sleep_until_ns(due, &interrupted))
+				break;
+		} else if (now >= end) {
+			break;
+		}
+		n = sendmmsg(fd, msgs, batch, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (!send_error_is_soft(errno))
+				error(1, errno, "sendmmsg");
+			errors++;
+		} else {
+			sent += n;
+		}
+		now = now_ns(CLOCK_MONOTONIC);
+		if (now >= end)
+			break;
+	}
+	now = now_ns(CLOCK_MONOTONIC);
+	elapsed = now - start;
+	rate_pps = elapsed ? (unsigned __int128)sent * NSEC_PER_SEC / elapsed
+			   : 0;
+	printf("flood: sent=%llu errors=%llu duration_ns=%llu rate_pps=%llu "
+	       "target_pps=%llu\n", (unsigned long long)sent,
+	       (unsigned long long)errors, (unsigned long long)elapsed,
+	       (unsigned long long)rate_pps, (unsigned long long)cfg_rate);
+}
+
+int main(int argc, char **argv)
+{
+	int fd;
+
+	tool_init();
+	parse_opts(argc, argv);
+	guard_enforce(cfg_allowlist, cfg_dest, cfg_dest_str);
+	setup_signals();
+	fd = setup_socket();
+	do_flood(fd);
+	close(fd);
+	return 0;
+}

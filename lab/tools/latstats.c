@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Latency percentiles and histograms; see latstats.h. */
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "latstats.h"
+
+const char *const lat_names[LAT_NR] = { "p50", "p90", "p99", "p999", "max" };
+
+/* Each percentile as a fraction of 1000. */
+static const unsigned int lat_permille[LAT_NR] = { 500, 900, 990, 999, 1000 };
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int lat_compute(uint64_t *lat, size_t n, uint64_t lost, uint64_t timeout_ns,
+		struct lat_summary *s)
+{
+	uint64_t total = n + lost;
+	int i;
+
+	s->n = n;
+	s->lost = lost;
+	s->lost_bounded = 0;
+	if (!total) {
+		for (i = 0; i < LAT_NR; i++) {
+			s->val[i] = timeout_ns;
+			s->lost_bounded |= 1U << i;
+		}
+		return -1;
+	}
+	qsort(lat, n, sizeof(*lat), cmp_u64);
+	for (i = 0; i < LAT_NR; i++) {
+		/* ceil(total * permille / 1000), at least 1 */
+		uint64_t rank = ((unsigned __int128)total * lat_permille[i] +
+				 999) / 1000;
+
+		if (rank > n) {
+			s->val[i] = timeout_ns;
+			s->lost_bounded |= 1U << i;
+		} else {
+			s->val[i] = lat[rank - 1];
+		}
+	}
+	return 0;
+}
+
+unsigned int lat_hist_bucket(uint64_t ns)
+{
+	uint64_t us = ns / 1000;
+
+	return us < 2 ? 0 : 63 - __builtin_clzll(us);
+}
+
+void lat_hist(const uint64_t *lat, size_t n, uint64_t hist[LAT_HIST_BUCKETS])
+{
+	size_t i;
+
+	for (i = 0; i < LAT_HIST_BUCKETS; i++)
+		hist[i] = 0;
+	for (i = 0; i < n; i++)
+		hist[lat_hist_bucket(lat[i])]++;
+}
+
+void lat_format(const struct lat_summary *s, struct strbuf *sb)
+{
+	int i;
+
+	for (i = 0; i < LAT_NR; i++) {
+		/* tenths of a microsecond, rounded half up */
+		uint64_t t = s->val[i] / 100 + (s->val[i] % 100 >= 50);
+
+		sb_printf(sb, "%s%s_us=%llu.%u", i ? " " : "", lat_names[i],
+			  (unsigned long long)(t / 10), (unsigned int)(t % 10));
+	}
+}
+
+void lat_format_bounded(const struct lat_summary *s, struct strbuf *sb)
+{
+	const char *sep = "";
+	int i;
+
+	for (i = 0; i < LAT_NR; i++) {
+		if (s->lost_bounded & (1U << i)) {
+			sb_printf(sb, "%s%s", sep, lat_names[i]);
+			sep = ",";
+		}
+	}
+	if (!*sep)
+		sb_printf(sb, "none");
+}
+
+void lat_hist_format(const uint64_t hist[LAT_HIST_BUCKETS],
+		     struct strbuf *sb)
+{
+	const char *sep = "";
+	int i;
+
+	for (i = 0; i < LAT_HIST_BUCKETS; i++) {
+		if (hist[i]) {
+			sb_printf(sb, "%s%d:%llu", sep, i,
+				  (unsigned long long)hist[i]);
+			sep = ",";
+		}
+	}
+}

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Parsers for the /proc files the lab samples; see procparse.h. */
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "procparse.h"
+
+#define PROC_BUF_SIZE	(64 * 1024)
+
+static char proc_buf[PROC_BUF_SIZE];
+
+/* Start of the next line after p, or NULL at the end of the buffer. */
+static const char *next_line(const char *p)
+{
+	p = strchr(p, '\n');
+	return p ? p + 1 : NULL;
+}
+
+/* Parse one unsigned token in @base, not crossing a newline. */
+static int get_u64(const char **pp, int base, uint64_t *out)
+{
+	const char *p = *pp;
+	char *end;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!isxdigit((unsigned char)*p) ||
+	    (base == 10 && !isdigit((unsigned char)*p)))
+		return -1;
+	errno = 0;
+	*out = strtoull(p, &end, base);
+	if (errno || (*end && !isspace((unsigned char)*end)))
+		return -1;
+	*pp = end;
+	return 0;
+}
+
+/* Skip one whitespace-separated token on the current line. */
+static int skip_token(const char **pp)
+{
+	const char *p = *pp;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p || *p == '\n')
+		return -1;
+	while (*p && !isspace((unsigned char)*p))
+		p++;
+	*pp = p;
+	return 0;
+}
+
+/* Find the line whose first word (after leading blanks) is @word. */
+static const char *find_row(const char *buf, const char *word)
+{
+	size_t len = strlen(word);
+	const char *p;
+
+	for (p = buf; p && *p; p = next_line(p)) {
+		const char *q = p;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!strncmp(q, word, len) && (q[len] == ' ' ||
+					       q[len] == '\t'))
+			return q + len;
+	}
+	return NULL;
+}
+
+int parse_proc_stat(const char *buf, struct cpu_stat *st)
+{
+	uint64_t *v[] = { &st->user, &st->nice, &st->system, &st->idle,
+			  &st->iowait, &st->irq, &st->softirq, &st->steal };
+	const char *p = find_row(buf, "cpu");
+	size_t i;
+
+	if (!p)
+		return -1;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (get_u64(&p, 10, v[i]))
+			return -1;
+	return 0;
+}
+
+/* Sum all the numbers on the row named @word (e.g. "NET_RX:"). */
+static int sum_row(const char *buf, const char *word, uint64_t *sum)
+{
+	const char *p = find_row(buf, word);
+	uint64_t v;
+	int n = 0;
+
+	if (!p)
+		return -1;
+	*sum = 0;
+	while (!get_u64(&p, 10, &v)) {
+		*sum += v;
+		n++;
+	}
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return (n && (!*p || *p == '\n')) ? 0 : -1;
+}
+
+int parse_softirqs(const char *buf, struct softirq_stat *st)
+{
+	if (sum_row(buf, "NET_RX:", &st->net_rx) ||
+	    sum_row(buf, "NET_TX:", &st->net_tx))
+		return -1;
+	return 0;
+}
+
+int parse_net_dev(const char *buf, const char *ifname, struct netdev_stat *st)
+{
+	size_t len = strlen(ifname);
+	const char *p;
+	uint64_t v[16];
+	int i;
+
+	for (p = buf; p && *p; p = next_line(p)) {
+		const char *q = p;
+
+		while (*q == ' ')
+			q++;
+		if (strncmp(q, ifname, len) || q[len] != ':')
+			continue;
+		q += len + 1;
+		for (i = 0; i < 16; i++)
+			if (get_u64(&q, 10, &v[i]))
+				return -1;
+		st->rx_bytes = v[0];
+		st->rx_packets = v[1];
+		st->rx_errors = v[2];
+		st->rx_dropped = v[3];
+		st->tx_packets = v[9];
+		st->tx_dropped = v[11];
+		return 0;
+	}
+	return -1;
+}
+
+int parse_net_snmp_udp(const char *buf, struct udp_stat *st)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} map[] = {
+		{ "InDatagrams", offsetof(struct udp_stat, in_datagrams) },
+		{ "NoPorts", offsetof(struct udp_stat, no_ports) },
+		{ "InErrors", offsetof(struct udp_stat, in_errors) },
+		{ "RcvbufErrors", offsetof(struct udp_stat, rcvbuf_errors) },
+		{ "OutDatagrams", offsetof(struct udp_stat, out_datagrams) },
+		{ "SndbufErrors", offsetof(struct udp_stat, sndbuf_errors) },
+	};
+	const size_t nmap = sizeof(map) / sizeof(map[0]);
+	const char *hdr, *val;
+	unsigned int found = 0;
+	size_t i;
+
+	/* The header row is the first "Udp:" line, the values the next. */
+	for (hdr = buf; hdr && *hdr; hdr = next_line(hdr))
+		if (!strncmp(hdr, "Udp: ", 5))
+			break;
+	if (!hdr || !*hdr)
+		return -1;
+	val = next_line(hdr);
+	if (!val || strncmp(val, "Udp: ", 5))
+		return -1;
+	hdr += 5;
+	val += 5;
+
+	for (;;) {
+		const char *name;
+		size_t nlen;
+		uint64_t v;
+
+		while (*hdr == ' ')
+			hdr++;
+		if (!*hdr || *hdr == '\n')
+			break;
+		name = hdr;
+		while (*hdr && !isspace((unsigned char)*hdr))
+			hdr++;
+		nlen = hdr - name;
+		if (get_u64(&val, 10, &v))
+			return -1;	/* fewer values than names */
+		for (i = 0; i < nmap; i++) {
+			if (strlen(map[i].name) == nlen &&
+			    !strncmp(map[i].name, name, nlen)) {
+				*(uint64_t *)((char *)st + map[i].off) = v;
+				found |= 1U << i;
+			}
+		}
+	}
+	return found == (1U << nmap) - 1 ? 0 : -1;
+}
+
+int parse_softnet_stat(const char *buf, struct softnet_stat *st)
+{
+	const char *p;
+	uint64_t v[3];
+	int i;
+
+	memset(st, 0, sizeof(*st));
+	for (p = buf; p && *p; p = next_line(p)) {
+		const char *q = p;
+
+		if (*p == '\n')
+			continue;
+		for (i = 0; i < 3; i++)
+			if (get_u64(&q, 16, &v[i]))
+				return -1;
+		st->processed += v[0];
+		st->dropped += v[1];
+		st->time_squeeze += v[2];
+		st->cpus++;
+	}
+	return st->cpus ? 0 : -1;
+}
+
+int parse_pid_stat(const char *buf, struct task_stat *st)
+{
+	const char *open = strchr(buf, '(');
+	const char *close = strrchr(buf, ')');
+	const char *p;
+	size_t len;
+	int i;
+
+	if (!open || !close || close < open)
+		return -1;
+	len = close - open - 1;
+	if (len >= sizeof(st->comm))
+		len = sizeof(st->comm) - 1;
+	memcpy(st->comm, open + 1, len);
+	st->comm[len] = '\0';
+
+	p = close + 1;
+	if (*p != ' ' || !p[1] || isspace((unsigned char)p[1]))
+		return -1;
+	st->state = p[1];
+	/* After ')': state ppid pgrp session tty_nr tpgid flags minflt
+	 * cminflt majflt cmajflt utime stime ... */
+	for (i = 0; i < 11; i++)
+		if (skip_token(&p))
+			return -1;
+	if (get_u64(&p, 10, &st->utime) || get_u64(&p, 10, &st->stime))
+		return -1;
+	return 0;
+}
+
+int parse_pid_schedstat(const char *buf, uint64_t *run_ns)
+{
+	const char *p = buf;
+
+	return get_u64(&p, 10, run_ns);
+}
+
+bool comm_matches(const char *comm, const char *name, bool prefix)
+{
+	if (prefix)
+		return !strncmp(comm, name, strlen(name));
+	return !strcmp(comm, name);
+}
+
+static ssize_t read_file(const char *path, char *buf, size_t size,
+			 bool partial_ok)
+{
+	size_t len = 0;
+	ssize_t ret;
+	int fd, err;
+
+	if (size < 2) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (len < size - 1) {
+		ret = read(fd, buf + len, size - 1 - len);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0) {
+			err = errno;
+			close(fd);
+			errno = err;
+			return -1;
+		}
+		if (!ret)
+			break;
+		len += ret;
+	}
+	buf[len] = '\0';
+	if (len == size - 1 && !partial_ok) {
+		char c;
+
+		if (read(fd, &c, 1) > 0) {
+			close(fd);
+			errno = EFBIG;
+			return -1;
+		}
+	}
+	close(fd);
+	return len;
+}
+
+ssize_t read_text_file(const char *path, char *buf, size_t size)
+{
+	return read_file(path, buf, size, false);
+}
+
+/* Read @path into proc_buf and run @ret = parser; EPROTO if it fails. */
+#define READ_AND_PARSE(path, partial, expr)				\
+	({								\
+		int __r = -1;						\
+		if (read_file(path, proc_buf, sizeof(proc_buf),		\
+			      partial) >= 0) {				\
+			__r = (expr);					\
+			if (__r)					\
+				errno = EPROTO;				\
+		}							\
+		__r;							\
+	})
+
+int read_proc_stat(struct cpu_stat *st)
+{
+	/* The aggregate line comes first; the "intr" line may be huge. */
+	return READ_AND_PARSE("/proc/stat", true,
+			      parse_proc_stat(proc_buf, st));
+}
+
+int read_softirqs(struct softirq_stat *st)
+{
+	return READ_AND_PARSE("/proc/softirqs", false,
+			      parse_softirqs(proc_buf, st));
+}
+
+int read_net_dev(const char *ifname, struct netdev_stat *st)
+{
+	return READ_AND_PARSE("/proc/net/dev", false,
+			      parse_net_dev(proc_buf, ifname, st));
+}
+
+int read_net_snmp_udp(struct udp_stat *st)
+{
+	return READ_AND_PARSE("/proc/net/snmp", false,
+			      parse_net_snmp_udp(proc_buf, st));
+}
+
+int read_softnet_stat(struct softnet_stat *st)
+{
+	return READ_AND_PARSE("/proc/net/softnet_stat", false,
+			      parse_softnet_stat(proc_buf, st));
+}
+
+int read_pid_stat(pid_t pid, struct task_stat *st)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	return READ_AND_PARSE(path, false, parse_pid_stat(proc_buf, st));
+}
+
+int read_pid_schedstat(pid_t pid, uint64_t *run_ns)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	return READ_AND_PARSE(path, false,
+			      parse_pid_schedstat(proc_buf, run_ns));
+}
+
+int find_tasks_by_comm(const char *name, bool prefix, pid_t *pids, int max)
+{
+	struct task_stat ts;
+	struct dirent *de;
+	int n = 0;
+	DIR *dir;
+
+	dir = opendir("/proc");
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		char *end;
+		long pid;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		pid = strtol(de->d_name, &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		if (read_pid_stat(pid, &ts))
+			continue;	/* exited meanwhile */
+		if (!comm_matches(ts.comm, name, prefix))
+			continue;
+		if (n < max)
+			pids[n] = pid;
+		n++;
+	}
+	closedir(dir);
+	return n;
+}

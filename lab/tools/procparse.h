@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place that understands /proc formats (Linux 6.12).
+ *
+ * Every parse_*() works on a NUL-terminated text buffer so it can be unit
+ * tested with fixture strings; it returns 0 on success and -1 if the text
+ * does not have the expected shape (or the item is absent).  The read_*()
+ * wrappers read the real file and return 0, or -1 with errno set
+ * (ENOENT for a vanished task, EPROTO for a malformed file).
+ */
+#ifndef LAB_PROCPARSE_H
+#define LAB_PROCPARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* /proc/stat aggregate "cpu" line, USER_HZ ticks. */
+struct cpu_stat {
+	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+};
+
+/* /proc/softirqs, summed over all CPU columns. */
+struct softirq_stat {
+	uint64_t net_rx, net_tx;
+};
+
+/* /proc/net/dev, one interface. */
+struct netdev_stat {
+	uint64_t rx_packets, rx_bytes, rx_dropped, rx_errors;
+	uint64_t tx_packets, tx_dropped;
+};
+
+/* /proc/net/snmp "Udp:" line, mapped by header name. */
+struct udp_stat {
+	uint64_t in_datagrams, no_ports, in_errors, rcvbuf_errors;
+	uint64_t out_datagrams, sndbuf_errors;
+};
+
+/* /proc/net/softnet_stat, hex columns summed over CPU rows. */
+struct softnet_stat {
+	uint64_t processed, dropped, time_squeeze;
+	unsigned int cpus;
+};
+
+#define TASK_COMM_MAX	64
+
+/* /proc/<pid>/stat */
+struct task_stat {
+	char comm[TASK_COMM_MAX];
+	char state;
+	uint64_t utime, stime;		/* USER_HZ ticks */
+};
+
+int parse_proc_stat(const char *buf, struct cpu_stat *st);
+int parse_softirqs(const char *buf, struct softirq_stat *st);
+int parse_net_dev(const char *buf, const char *ifname, struct netdev_stat *st);
+int parse_net_snmp_udp(const char *buf, struct udp_stat *st);
+int parse_softnet_stat(const char *buf, struct softnet_stat *st);
+int parse_pid_stat(const char *buf, struct task_stat *st);
+int parse_pid_schedstat(const char *buf, uint64_t *run_ns);
+
+/* Exact match, or prefix match if @prefix. */
+bool comm_matches(const char *comm, const char *name, bool prefix);
+
+/*
+ * Read a whole (small) file into buf, NUL-terminated.  Returns the length,
+ * or -1 with errno set (EFBIG if it does not fit).
+ */
+ssize_t read_text_file(const char *path, char *buf, size_t size);
+
+int read_proc_stat(struct cpu_stat *st);
+int read_softirqs(struct softirq_stat *st);
+int read_net_dev(const char *ifname, struct netdev_stat *st);
+int read_net_snmp_udp(struct udp_stat *st);
+int read_softnet_stat(struct softnet_stat *st);
+int read_pid_stat(pid_t pid, struct task_stat *st);
+int read_pid_schedstat(pid_t pid, uint64_t *run_ns);
+
+/*
+ * Scan /proc for tasks (thread-group leaders and kernel threads) whose
+ * comm equals @name, or starts with it if @prefix.  Stores up to @max pids
+ * and returns how many matched in total (may be more than @max), or -1.
+ */
+int find_tasks_by_comm(const char *name, bool prefix, pid_t *pids, int max);
+
+#endif

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * responder: the guest's UDP echo server for latprobe.  One socket on
+ * INADDR_ANY:port; every datagram goes back to its sender unchanged.
+ * Default scheduling on purpose: its replies are delayed by whatever
+ * delays any normal task on the guest (softirq work, ksoftirqd, ...).
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <error.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define RESP_BUF_LEN	65536	/* any UDP datagram */
+
+static int cfg_port = 9001;
+
+static volatile sig_atomic_t interrupted;
+
+static void sig_handler(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void usage(void)
+{
+	printf("Usage: responder [-p port]\n"
+	       "  -p port   UDP port on INADDR_ANY (default 9001)\n"
+	       "Echoes every datagram back to its sender.  Prints "
+	       "'responder: port=P' at start\n"
+	       "and 'responder: echoed=N' on SIGINT/SIGTERM.\n");
+	exit(0);
+}
+
+static void parse_opts(int argc, char **argv)
+{
+	int c;
+
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":hp:")) != -1) {
+		switch (c) {
+		case 'h':
+			usage();
+			break;
+		case 'p':
+			cfg_port = opt_int(c, optarg, 1, 65535);
+			break;
+		default:
+			bad_option(c, optopt);
+		}
+	}
+	if (optind != argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+}
+
+static void setup_signals(void)
+{
+	struct sigaction sa = { .sa_handler = sig_handler };
+
+	/* no SA_RESTART: a blocked recvfrom returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		error(1, errno, "sigaction");
+}
+
+static int setup_socket(void)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET,
+		.sin_port = htons(cfg_port),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	/* Wake up now and then so a signal racing a read is never lost. */
+	struct timeval tv = { .tv_sec = 0, .tv_usec = 200 * 1000 };
+	int fd;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		error(1, errno, "socket");
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+		error(1, errno, "setsockopt SO_RCVTIMEO");
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)))
+		error(1, errno, "bind 0.0.0.0:%d", cfg_port);
+	return fd;
+}
+
+/* errno of a failed recv or send: fatal, or just go round again. */
+static void check_errno(const char *what)
+{
+	switch (errno) {
+	case EBADF:
+	case EFAULT:
+	case EINVAL:
+	case ENOTSOCK:
+		error(1, errno, "%s", what);
+	}
+}
+
+static uint64_t echo_loop(int fd)
+{
+	static unsigned char buf[RESP_BUF_LEN];
+	struct sockaddr_in peer;
+	socklen_t plen;
+	uint64_t echoed = 0;
+	ssize_t len;
+
+	while (!interrupted) {
+		plen = sizeof(peer);
+		len = recvfrom(fd, buf, sizeof(buf), 0,
+			       (struct sockaddr *)&peer, &plen);
+		if (len < 0) {
+			check_errno("recvfrom");
+			continue;
+		}
+		if (sendto(fd, buf, len, 0, (struct sockaddr *)&peer,
+			   plen) == len)
+			echoed++;
+		else
+			check_errno("sendto");
+	}
+	return echoed;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t echoed;
+	int fd;
+
+	tool_init();
+	parse_opts(argc, argv);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	setup_signals();
+	fd = setup_socket();
+	printf("responder: port=%d\n", cfg_port);
+	echoed = echo_loop(fd);
+	printf("responder: echoed=%llu\n", (unsigned long long)echoed);
+	close(fd);
+	return 0;
+}

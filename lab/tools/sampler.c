@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sampler: the guest's measurement agent.  Answers one-line requests on
+ * the results channel (a virtio-serial port, or stdin/stdout with -c -):
+ *
+ *   ping        -> pong
+ *   snap <tag>  -> snap <tag> t_ns=... key=value ... (fixed keys, fixed order)
+ *   tlat <from> <to>
+ *               -> tlat <from> <to> n=... p50_us=... ... hist=i:count,...
+ *                  over timerlat's samples [from, to) (see tlatring.h)
+ *   quit        -> bye, then exit 0
+ *   other       -> err unknown request: <text>
+ */
+
+#include <errno.h>
+#include <error.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "procparse.h"
+#include "shmfile.h"
+#include "sinkstat.h"
+#include "tlatring.h"
+#include "util.h"
+
+#define REQ_MAX		256
+#define REPLY_MAX	4096
+#define MAX_NAPI	64
+
+static const char *cfg_chan = "-";
+static const char *cfg_ifname = "eth0";
+static bool cfg_fifo;
+
+/* udp_sink's counters (-s), timerlat's ring (-l) */
+static struct shm_view sink_view = { .size = sizeof(struct sinkstat) };
+static struct shm_view tlat_view = { .size = sizeof(struct tlat_ring) };
+
+static volatile sig_atomic_t interrupted;
+static int in_fd = -1, out_fd = -1;
+static bool use_stdio;
+
+static void sig_handler(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void usage(void)
+{
+	printf("Usage: sampler [-c device|-] [-i ifname] [-s sink_counters]\n"
+	       "               [-l timerlat_ring] [-f]\n"
+	       "  -c path   channel to serve (default '-': stdin/stdout)\n"
+	       "  -i name   interface for nic_* counters (default eth0)\n"
+	       "  -s path   udp_sink's counter file (udp_sink -c)\n"
+	       "  -l path   timerlat's ring file (timerlat -c)\n"
+	       "  -f        run SCHED_FIFO priority 50\n"
+	       "Requests: ping, snap <tag>, tlat <from> <to>, quit (one per "
+	       "line).\n");
+	exit(0);
+}
+
+static void parse_opts(int argc, char **argv)
+{
+	int c;
+
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":c:fhi:l:s:")) != -1) {
+		switch (c) {
+		case 'c':
+			cfg_chan = opt_path(c, optarg);
+			break;
+		case 'f':
+			cfg_fifo = true;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 'i':
+			if (!*optarg || strlen(optarg) >= 16 ||
+			    strpbrk(optarg, " /:\t\n"))
+				usage_error("invalid interface name '%s' "
+					    "for -i", optarg);
+			cfg_ifname = optarg;
+			break;
+		case 'l':
+			tlat_view.path = opt_path(c, optarg);
+			break;
+		case 's':
+			sink_view.path = opt_path(c, optarg);
+			break;
+		default:
+			bad_option(c, optopt);
+		}
+	}
+	if (optind != argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+}
+
+static void setup(void)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	struct sigaction sa = { .sa_handler = sig_handler };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		error(1, errno, "sigaction");
+	signal(SIGPIPE, SIG_IGN);
+
+	if (cfg_fifo && sched_setscheduler(0, SCHED_FIFO, &sp))
+		error(0, errno, "warning: SCHED_FIFO 50");
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		error(0, errno, "warning: mlockall");
+
+	use_stdio = !strcmp(cfg_chan, "-");
+	if (use_stdio) {
+		in_fd = STDIN_FILENO;
+		out_fd = STDOUT_FILENO;
+		return;
+	}
+	in_fd = open(cfg_chan, O_RDWR | O_CLOEXEC | O_NOCTTY);
+	if (in_fd < 0)
+		error(1, errno, "open %s", cfg_chan);
+	out_fd = in_fd;
+}
+
+static const struct sinkstat *sink_map(void)
+{
+	const struct sinkstat *ss = shm_view_map(&sink_view);
+
+	return ss && sinkstat_ok(ss) ? ss : NULL;
+}
+
+static const struct tlat_ring *tlat_map(void)
+{
+	const struct tlat_ring *r = shm_view_map(&tlat_view);
+
+	return r && tlat_ring_ok(r) ? r : NULL;
+}
+
+struct task_sum {
+	uint64_t run_ns, utime, stime;
+};
+
+/* Add one task's times; false if it is gone. */
+static bool task_add(pid_t pid, struct task_sum *sum)
+{
+	struct task_stat ts;
+	uint64_t run_ns;
+
+	if (read_pid_stat(pid, &ts) || read_pid_schedstat(pid, &run_ns))
+		return false;
+	sum->utime += ts.utime;
+	sum->stime += ts.stime;
+	sum->run_ns += run_ns;
+	return true;
+}
+
+static void add_u64(struct strbuf *r, const char *key, uint64_t v)
+{
+	sb_printf(r, " %s=%llu", key, (unsigned long long)v);
+}
+
+static void do_snap(struct strbuf *r, const char *tag)
+{
+	struct cpu_stat cpu = { 0 };
+	struct softirq_stat si = { 0 };
+	struct netdev_stat nic = { 0 };
+	struct udp_stat udp = { 0 };
+	struct softnet_stat sn = { 0 };
+	struct task_sum sink_t = { 0 }, ksi_t = { 0 }, napi_t = { 0 };
+	struct task_sum self_t = { 0 }, resp_t = { 0 };
+	const struct sinkstat *ss;
+	const struct tlat_ring *tr = tlat_map();
+	uint64_t t_ns, sink_pkts = 0, sink_bytes = 0;
+	pid_t sink_pid = 0, pids[MAX_NAPI];
+	int i, n, napi = 0;
+
+	t_ns = now_ns(CLOCK_MONOTONIC);
+	read_proc_stat(&cpu);
+	read_softirqs(&si);
+	read_net_dev(cfg_ifname, &nic);
+	read_net_snmp_udp(&udp);
+	read_softnet_stat(&sn);
+
+	ss = sink_map();
+	if (ss) {
+		sink_pkts = sinkstat_load(&ss->packets);
+		sink_bytes = sinkstat_load(&ss->bytes);
+		sink_pid = sinkstat_load(&ss->pid);
+		if (!task_add(sink_pid, &sink_t))
+			sink_pid = 0;	/* exited; counters stay valid */
+	}
+	if (!sink_pid && find_tasks_by_comm("udp_sink", false, pids, 1) > 0) {
+		sink_pid = pids[0];
+		if (!task_add(sink_pid, &sink_t))
+			sink_pid = 0;
+	}
+	if (find_tasks_by_comm("ksoftirqd/0", false, pids, 1) > 0)
+		task_add(pids[0], &ksi_t);
+	n = find_tasks_by_comm("napi/", true, pids, MAX_NAPI);
+	for (i = 0; i < n && i < MAX_NAPI; i++)
+		napi += task_add(pids[i], &napi_t);
+	task_add(getpid(), &self_t);
+	if (find_tasks_by_comm("responder", false, pids, 1) > 0)
+		task_add(pids[0], &resp_t);
+
+	sb_printf(r, "snap %s", tag);
+	add_u64(r, "t_ns", t_ns);
+	add_u64(r, "cpu_user", cpu.user);
+	add_u64(r, "cpu_nice", cpu.nice);
+	add_u64(r, "cpu_system", cpu.system);
+	add_u64(r, "cpu_idle", cpu.idle);
+	add_u64(r, "cpu_iowait", cpu.iowait);
+	add_u64(r, "cpu_irq", cpu.irq);
+	add_u64(r, "cpu_softirq", cpu.softirq);
+	add_u64(r, "cpu_steal", cpu.steal);
+	add_u64(r, "hz", sysconf(_SC_CLK_TCK));
+	add_u64(r, "net_rx_softirqs", si.net_rx);
+	add_u64(r, "net_tx_softirqs", si.net_tx);
+	add_u64(r, "nic_rx_packets", nic.rx_packets);
+	add_u64(r, "nic_rx_bytes", nic.rx_bytes);
+	add_u64(r, "nic_rx_dropped", nic.rx_dropped);
+	add_u64(r, "nic_rx_errors", nic.rx_errors);
+	add_u64(r, "nic_tx_packets", nic.tx_packets);
+	add_u64(r, "nic_tx_dropped", nic.tx_dropped);
+	add_u64(r, "udp_in", udp.in_datagrams);
+	add_u64(r, "udp_noports", udp.no_ports);
+	add_u64(r, "udp_inerrors", udp.in_errors);
+	add_u64(r, "udp_rcvbuferrors", udp.rcvbuf_errors);
+	add_u64(r, "udp_out", udp.out_datagrams);
+	add_u64(r, "softnet_processed", sn.processed);
+	add_u64(r, "softnet_dropped", sn.dropped);
+	add_u64(r, "softnet_squeezed", sn.time_squeeze);
+	add_u64(r, "sink_packets", sink_pkts);
+	add_u64(r, "sink_bytes", sink_bytes);
+	add_u64(r, "sink_pid", sink_pid);
+	add_u64(r, "sink_run_ns", sink_t.run_ns);
+	add_u64(r, "sink_utime", sink_t.utime);
+	add_u64(r, "sink_stime", sink_t.stime);
+	add_u64(r, "ksoftirqd_run_ns", ksi_t.run_ns);
+	add_u64(r, "ksoftirqd_utime", ksi_t.utime);
+	add_u64(r, "ksoftirqd_stime", ksi_t.stime);
+	add_u64(r, "napi_threads", napi);
+	add_u64(r, "napi_run_ns", napi_t.run_ns);
+	add_u64(r, "napi_utime", napi_t.utime);
+	add_u64(r, "napi_stime", napi_t.stime);
+	add_u64(r, "sampler_run_ns", self_t.run_ns);
+	add_u64(r, "tlat_count", tr ? tlat_load(&tr->count) : 0);
+	add_u64(r, "tlat_overruns", tr ? tlat_load(&tr->overruns) : 0);
+	add_u64(r, "responder_run_ns", resp_t.run_ns);
+}
+
+static bool valid_tag(const char *tag)
+{
+	const char *p;
+
+	if (!*tag || strlen(tag) > 64)
+		return false;
+	for (p = tag; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-", *p))
+			return false;
+	return true;
+}
+
+static void send_reply(struct strbuf *r)
+{
+	sb_printf(r, "\n");
+	if (r->overflow)
+		error(1, 0, "reply too long");
+	if (write_all(out_fd, r->buf, r->len)) {
+		if (use_stdio)
+			error(1, errno, "write");
+		error(0, errno, "warning: reply lost");
+	}
+}
+
+/* Handle one request line (no newline).  Returns false on quit. */
+static bool handle(char *line)
+{
+	char buf[REPLY_MAX], *end, *args;
+	struct strbuf r = STRBUF_INIT(buf);
+	size_t wl;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	end = line + strlen(line);
+	while (end > line && (end[-1] == ' ' || end[-1] == '\t' ||
+			      end[-1] == '\r'))
+		*--end = '\0';
+	if (!*line)
+		return true;		/* blank line: ignore */
+	/* first word, then the arguments after the blanks */
+	wl = strcspn(line, " \t");
+	args = line + wl + strspn(line + wl, " \t");
+
+	if (!strcmp(line, "ping")) {
+		sb_printf(&r, "pong");
+	} else if (!strcmp(line, "quit")) {
+		sb_printf(&r, "bye");
+		send_reply(&r);
+		return false;
+	} else if (wl == 4 && !strncmp(line, "tlat", 4)) {
+		tlat_reply(tlat_map(), args, &r);
+	} else if (wl == 4 && !strncmp(line, "snap", 4)) {
+		if (valid_tag(args))
+			do_snap(&r, args);
+		else
+			sb_printf(&r, "err snap needs one tag of "
+				  "[A-Za-z0-9_.:-], at most 64 chars");
+	} else {
+		sb_printf(&r, "err unknown request: %s", line);
+	}
+	send_reply(&r);
+	return true;
+}
+
+static void serve(void)
+{
+	static char buf[REQ_MAX + 1];
+	size_t len = 0;
+	bool discarding = false;
+	ssize_t ret;
+
+	while (!interrupted) {
+		char *nl;
+
+		ret = read(in_fd, buf + len, REQ_MAX - len);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0 && errno != EAGAIN)
+			error(1, errno, "read %s", cfg_chan);
+		if (ret <= 0) {
+			if (use_stdio && ret == 0)
+				return;
+			/* Host side not connected: drop partial input. */
+			len = 0;
+			discarding = false;
+			usleep(100 * 1000);
+			continue;
+		}
+		len += ret;
+		buf[len] = '\0';
+		while ((nl = memchr(buf, '\n', len))) {
+			size_t used = nl - buf + 1;
+
+			*nl = '\0';
+			if (discarding)
+				discarding = false;
+			else if (!handle(buf))
+				return;
+			memmove(buf, nl + 1, len - used);
+			len -= used;
+		}
+		if (len == REQ_MAX) {
+			char rbuf[64];
+			struct strbuf r = STRBUF_INIT(rbuf);
+
+			if (!discarding) {
+				sb_printf(&r, "err request too long "
+					  "(max %d bytes)", REQ_MAX - 1);
+				send_reply(&r);
+			}
+			discarding = true;
+			len = 0;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	tool_init();
+	parse_opts(argc, argv);
+	setup();
+	serve();
+	return 0;
+}

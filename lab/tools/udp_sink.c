@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * udp_sink: the guest's receiving application.  One UDP socket on
+ * INADDR_ANY:port, blocking reads (recvfrom per packet, or recvmmsg
+ * batches), optional per-packet busy work, counters published in a shared
+ * file (sinkstat.h) for the sampler.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <error.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "shmfile.h"
+#include "sinkstat.h"
+#include "util.h"
+
+#define SINK_SLOT_LEN	2048	/* per datagram; longer ones truncated */
+#define SINK_BATCH_MAX	1024
+
+static int cfg_port = 9000;
+static int cfg_rcvbuf;			/* 0: leave the default */
+static bool cfg_mmsg;
+static int cfg_batch = 64;
+static uint64_t cfg_work;
+static const char *cfg_counter_path;
+static const char *cfg_pidfile;
+
+static volatile sig_atomic_t interrupted;
+static struct sinkstat local_stat;
+static struct sinkstat *counters = &local_stat;
+static volatile uint32_t work_sink;	/* keeps the busy work alive */
+
+static void sig_handler(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void usage(void)
+{
+	printf("Usage: udp_sink [-p port] [-b rcvbuf] [-m [-B batch]] [-w iters]\n"
+	       "                [-c counter_file] [-P pidfile]\n"
+	       "  -p port     UDP port on INADDR_ANY (default 9000)\n"
+	       "  -b bytes    SO_RCVBUF (then SO_RCVBUFFORCE if permitted)\n"
+	       "  -m          read with recvmmsg instead of recvfrom\n"
+	       "  -B n        recvmmsg batch, 1..%d (default 64)\n"
+	       "  -w n        busy-work iterations over each payload (default 0)\n"
+	       "  -c path     shared counter file (created, mmap'ed)\n"
+	       "  -P path     write our pid to this file\n"
+	       "Prints 'udp_sink: port=P rcvbuf=N mode=recvfrom|recvmmsg work=W'\n"
+	       "at start and 'udp_sink: packets=N bytes=N errors=N' on exit.\n",
+	       SINK_BATCH_MAX);
+	exit(0);
+}
+
+static void parse_opts(int argc, char **argv)
+{
+	bool batch_set = false;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt(argc, argv, ":b:B:c:hmp:P:w:")) != -1) {
+		switch (c) {
+		case 'b':
+			cfg_rcvbuf = opt_int(c, optarg, 1, 1 << 30);
+			break;
+		case 'B':
+			cfg_batch = opt_int(c, optarg, 1, SINK_BATCH_MAX);
+			batch_set = true;
+			break;
+		case 'c':
+			if (!*optarg)
+				usage_error("empty path for -c");
+			cfg_counter_path = optarg;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 'm':
+			cfg_mmsg = true;
+			break;
+		case 'p':
+			cfg_port = opt_int(c, optarg, 1, 65535);
+			break;
+		case 'P':
+			if (!*optarg)
+				usage_error("empty path for -P");
+			cfg_pidfile = optarg;
+			break;
+		case 'w':
+			cfg_work = opt_u64(c, optarg, 0, 1000000000ULL);
+			break;
+		default:
+			bad_option(c, optopt);
+		}
+	}
+	if (optind != argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	if (batch_set && !cfg_mmsg)
+		usage_error("-B needs -m");
+}
+
+static void setup_signals(void)
+{
+	struct sigaction sa = { .sa_handler = sig_handler };
+
+	/* no SA_RESTART: a blocked read returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		error(1, errno, "sigaction");
+}
+
+static void setup_counters(void)
+{
+	struct sinkstat *p;
+
+	if (!cfg_counter_path)
+		return;
+	p = shm_create(cfg_counter_path, sizeof(*p));
+	p->version = SINKSTAT_VERSION;
+	p->pid = getpid();
+	__atomic_store_n(&p->magic, SINKSTAT_MAGIC, __ATOMIC_RELEASE);
+	counters = p;
+}
+
+static void write_pidfile(void)
+{
+	FILE *f;
+
+	if (!cfg_pidfile)
+		return;
+	f = fopen(cfg_pidfile, "w");
+	if (!f)
+		error(1, errno, "open %s", cfg_pidfile);
+	fprintf(f, "%d\n", (int)getpid());
+	if (fclose(f))
+		error(1, errno, "write %s", cfg_pidfile);
+}
+
+static int setup_socket(void)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET,
+		.sin_port = htons(cfg_port),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	/* Wake up now and then so a signal racing a read is never lost. */
+	struct timeval tv = { .tv_sec = 0, .tv_usec = 200 * 1000 };
+	int fd;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		error(1, errno, "socket");
+	if (cfg_rcvbuf) {
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &cfg_rcvbuf,
+			       sizeof(cfg_rcvbuf)))
+			error(1, errno, "setsockopt SO_RCVBUF %d", cfg_rcvbuf);
+		/* Beyond net.core.rmem_max; needs CAP_NET_ADMIN. */
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &cfg_rcvbuf,
+			   sizeof(cfg_rcvbuf));
+	}
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+		error(1, errno, "setsockopt SO_RCVTIMEO");
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)))
+		error(1, errno, "bind 0.0.0.0:%d", cfg_port);
+	return fd;
+}
+
+static int effective_rcvbuf(int fd)
+{
+	socklen_t len;
+	int val = 0;
+
+	len = sizeof(val);
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &val, &len))
+		error(1, errno, "getsockopt SO_RCVBUF");
+	return val;
+}
+
+static void do_work(const unsigned char *buf, size_t len)
+{
+	uint32_t h = 0;
+	uint64_t n;
+	size_t i;
+
+	for (n = 0; n < cfg_work; n++) {
+		h = h * 31 + (uint32_t)n;
+		for (i = 0; i < len; i++)
+			h = h * 31 + buf[i];
+	}
+	work_sink = h;
+}
+
+static void account(size_t len)
+{
+	sinkstat_store(&counters->packets, counters->packets + 1);
+	sinkstat_store(&counters->bytes, counters->bytes + len);
+}
+
+/* errno of a failed read: false if we should just go round again. */
+static bool read_failed(void)
+{
+	switch (errno) {
+	case EINTR:
+	case EAGAIN:
+		return false;
+	case EBADF:
+	case EFAULT:
+	case EINVAL:
+	case ENOTSOCK:
+		error(1, errno, "recv");
+	}
+	sinkstat_store(&counters->errors, counters->errors + 1);
+	return true;
+}
+
+static void loop_recvfrom(int fd)
+{
+	static unsigned char buf[SINK_SLOT_LEN];
+	ssize_t ret;
+
+	while (!interrupted) {
+		/* MSG_TRUNC: the return value is the full datagram length */
+		ret = recvfrom(fd, buf, sizeof(buf), MSG_TRUNC, NULL, NULL);
+		if (ret < 0) {
+			read_failed();
+			continue;
+		}
+		if (cfg_work)
+			do_work(buf, (size_t)ret < sizeof(buf) ?
+				(size_t)ret : sizeof(buf));
+		account(ret);
+	}
+}
+
+static void loop_recvmmsg(int fd)
+{
+	static unsigned char bufs[SINK_BATCH_MAX][SINK_SLOT_LEN];
+	static struct mmsghdr msgs[SINK_BATCH_MAX];
+	static struct iovec iovs[SINK_BATCH_MAX];
+	int i, n;
+
+	for (i = 0; i < cfg_batch; i++) {
+		iovs[i].iov_base = bufs[i];
+		iovs[i].iov_len = SINK_SLOT_LEN;
+		msgs[i].msg_hdr.msg_iov = &iovs[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	while (!interrupted) {
+		/* Blocks for the first datagram, then takes what is queued. */
+		n = recvmmsg(fd, msgs, cfg_batch, MSG_TRUNC | MSG_WAITFORONE,
+			     NULL);
+		if (n < 0) {
+			read_failed();
+			continue;
+		}
+		for (i = 0; i < n; i++) {
+			size_t len = msgs[i].msg_len;
+
+			if (cfg_work)
+				do_work(bufs[i], len < SINK_SLOT_LEN ?
+					len : SINK_SLOT_LEN);
+			account(len);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int fd;
+
+	tool_init();
+	parse_opts(argc, argv);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	setup_signals();
+	setup_counters();
+	fd = setup_socket();
+	write_pidfile();
+
+	printf("udp_sink: port=%d rcvbuf=%d mode=%s work=%llu\n", cfg_port,
+	       effective_rcvbuf(fd), cfg_mmsg ? "recvmmsg" : "recvfrom",
+	       (unsigned long long)cfg_work);
+
+	if (cfg_mmsg)
+		loop_recvmmsg(fd);
+	else
+		loop_recvfrom(fd);
+
+	printf("udp_sink: packets=%llu bytes=%llu errors=%llu\n",
+	       (unsigned long long)counters->packets,
+	       (unsigned long long)counters->bytes,
+	       (unsigned long long)counters->errors);
+	close(fd);
+	return 0;
+}

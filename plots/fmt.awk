@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+# Number formatting shared by plots/claims.awk and plots/report.awk.
+
+# packets/s: rounded, thousands separated by commas (2,939)
+function thou(x,    s, sign, r) {
+	s = sprintf("%.0f", x)
+	sign = ""
+	if (substr(s, 1, 1) == "-") {
+		sign = "-"
+		s = substr(s, 2)
+	}
+	r = ""
+	while (length(s) > 3) {
+		r = "," substr(s, length(s) - 2) r
+		s = substr(s, 1, length(s) - 3)
+	}
+	return sign s r
+}
+
+# percentages of guest CPU: one decimal
+function pct1(x) {
+	return sprintf("%.1f", x)
+}
+
+# "75 % CI, n=3"; one sample has no interval
+function ci_note(cov, n) {
+	if (n < 2)
+		return "no CI, n=" n
+	return sprintf("%.0f %% CI, n=%d", 100 * cov, n)
+}
+
+# "2,939 [2,610–3,041]" (kind "pps") or "49.4 [47.9–50.0]" (kind "pct")
+function ci_range(m, lo, hi, kind, n) {
+	if (kind == "pps")
+		return n < 2 ? thou(m) : thou(m) " [" thou(lo) "–" thou(hi) "]"
+	return n < 2 ? pct1(m) : pct1(m) " [" pct1(lo) "–" pct1(hi) "]"
+}
+
+# a rate_target for people: 0 is unlimited
+function target_name(t) {
+	return t == 0 ? "unlimited" : thou(t) " pps"
+}

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# The Mogul-Ramakrishnan plot: packets delivered to user space against
+# packets offered, one line per variant (median over the repetitions at
+# each rate target, error bars = the median's CI), and y = x for an ideal
+# receiver.  The lines between the measured points are straight in the
+# data (curvefile), so on a log offered axis they bend like y = x does
+# and never cross it where the data do not.
+#   gnuplot -e "datafile='rates.dat'; curvefile='curve.dat'; metafile='meta.gp';
+#               plotdir='plots'; title='...'; fmt='png'; out='livelock.png'" plots/livelock.gp
+# datafile, curvefile, metafile: made by plots/prep.awk.
+
+load metafile
+load plotdir . "/style.gp"
+
+set title title
+set xlabel offered_axis_label
+set ylabel "delivered to the receiving process (packets/s)"
+set yrange [0 : ymax_delivered * 1.15]
+# the legend in a row under the axis label, never over the data
+set bmargin 5.5
+set key at screen 0.5, screen 0.015 center bottom horizontal maxcols 4 reverse Left samplen 2 width 1
+set samples 400
+
+plot x with lines dt 2 lw 1.5 lc rgb "#555555" title "ideal (y = x)", \
+     for [i = 1:nv] keyentry with yerrorlines ls vstyle(i) title word(variants, i), \
+     for [i = 1:nv] curvefile index (i - 1) using 1:2 with lines ls vstyle(i) notitle, \
+     for [i = 1:nv] datafile index (i - 1) using c_offered:c_delivered:c_delivered_lo:c_delivered_hi \
+	with yerrorbars ls vstyle(i) notitle

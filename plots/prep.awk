@@ -1,0 +1,248 @@
+# SPDX-License-Identifier: GPL-2.0
+# Data for the plots and the report from a validated points.csv: medians
+# over the repetitions with the order-statistic CI of lab/stats.awk.
+#
+#   awk -v out=DIR -f lab/stats.awk -f plots/prep.awk points.csv
+#
+# Writes into DIR:
+#   rates.csv     one row per (variant, rate_target): n, CI coverage and
+#                 median,lo,hi of every metric below (named header)
+#   rates.dat     the same space separated, one gnuplot data block (index)
+#                 per variant, variants in order of first appearance
+#   curve.dat     per variant (one block each) the line through the
+#                 medians of delivered vs offered, interpolated linearly in
+#                 the data so it stays under y = x on a log offered axis
+#   overload.dat  one row per variant at its highest overload: medians of
+#                 the CPU breakdown and of the thread shares
+#   summary.csv   per variant: MLFRR and, at the highest overload, the
+#                 offered and delivered rate and the receiver's CPU share
+#                 (the definitions of lab/summarize.awk)
+#   meta.gp       for gnuplot: the variants, the column numbers of
+#                 rates.dat and overload.dat, axis hints
+# The highest overload is rate_target 0 (unlimited) if measured, else the
+# highest target; rates sort by target the same way.  Columns are read by
+# header name, so columns added to points.csv do not matter.
+
+BEGIN {
+	FS = ","
+	nm = split("offered:offered_pps delivered:delivered_pps recv_cpu:recv_cpu " \
+		"tap_drop:tap_drop_pps nic_drop:nic_drop_pps rcvbuf_err:rcvbuf_err_pps " \
+		"cpu_user:cpu_user cpu_system:cpu_system cpu_softirq:cpu_softirq " \
+		"cpu_irq:cpu_irq cpu_idle:cpu_idle cpu_steal:cpu_steal " \
+		"ksoftirqd_cpu:ksoftirqd_cpu napi_cpu:napi_cpu", mm, " ")
+	for (i = 1; i <= nm; i++) {
+		split(mm[i], p, ":")
+		met[i] = p[1]
+		src[i] = p[2]
+		mi[p[1]] = i
+	}
+	no = split("cpu_user cpu_system cpu_softirq cpu_irq cpu_idle cpu_steal " \
+		"recv_cpu ksoftirqd_cpu napi_cpu", ov, " ")
+}
+
+# a number without needless digits: 12, 12.5, 12.25
+function num(x,    s) {
+	s = sprintf("%.2f", x)
+	sub(/0+$/, "", s)
+	sub(/\.$/, "", s)
+	return s == "-0" ? "0" : s
+}
+
+NR == 1 {
+	for (i = 1; i <= NF; i++)
+		c[$i] = i
+	next
+}
+
+{
+	v = $c["variant"]
+	rep = $c["rep"] + 0
+	t = $c["rate_target"] + 0
+	rank = t == 0 ? 1e12 : t
+	if (!(v in nr)) {
+		order[++nv] = v
+		nr[v] = 0
+		nrep[v] = 0
+	}
+	if (!((v, rank) in cnt)) {
+		ranks[v, ++nr[v]] = rank
+		cnt[v, rank] = 0
+	}
+	target[rank] = t
+	k = ++cnt[v, rank]
+	for (i = 1; i <= nm; i++)
+		val[v, rank, i, k] = $c[src[i]] + 0
+	if (!((v, rep) in mlfrr)) {
+		reps[v, ++nrep[v]] = rep
+		mlfrr[v, rep] = 0
+	}
+	# MLFRR (lab/summarize.awk): highest offered rate with < 1 % loss
+	o = $c["offered_pps"] + 0
+	d = $c["delivered_pps"] + 0
+	if (o > 0 && 100 * d > 99 * o && o > mlfrr[v, rep])
+		mlfrr[v, rep] = o
+}
+
+# median of metric i of (v, rank); sets ci_lo, ci_hi, ci_cov, st_n
+function stat(v, rank, i,    a, k, n, m) {
+	n = cnt[v, rank]
+	for (k = 1; k <= n; k++)
+		a[k] = val[v, rank, i, k]
+	m = median(a, n)
+	median_ci(a, n)
+	st_n = n
+	return m
+}
+
+function sorted_ranks(v,    a, k) {
+	for (k = 1; k <= nr[v]; k++)
+		a[k] = ranks[v, k]
+	sort_num(a, nr[v])
+	for (k = 1; k <= nr[v]; k++)
+		rk[v, k] = a[k]
+	top[v] = a[nr[v]]
+}
+
+function write_rates(    i, j, k, v, rank, m, hdr, row, sep) {
+	hdr = "variant,rate_target,n,ci_coverage"
+	for (i = 1; i <= nm; i++)
+		hdr = hdr "," met[i] "," met[i] "_lo," met[i] "_hi"
+	print hdr > (out "/rates.csv")
+	print "# " hdr > (out "/rates.dat")
+	for (j = 1; j <= nv; j++) {
+		v = order[j]
+		sorted_ranks(v)
+		if (j > 1)
+			printf "\n\n" > (out "/rates.dat")
+		for (k = 1; k <= nr[v]; k++) {
+			rank = rk[v, k]
+			row = ""
+			for (i = 1; i <= nm; i++) {
+				m = stat(v, rank, i)
+				row = row "," num(m) "," num(ci_lo) "," num(ci_hi)
+				if (i == mi["offered"])
+					offered_lo_min = offered_lo_min == "" || ci_lo < offered_lo_min ? ci_lo : offered_lo_min
+				if (i == mi["offered"] && target[rank] == 0)
+					unl[++nunl] = m
+				if (i == mi["offered"] && ci_hi > offered_hi_max)
+					offered_hi_max = ci_hi
+				if (i == mi["delivered"] && ci_hi > ymax_delivered)
+					ymax_delivered = ci_hi
+				if (met[i] ~ /drop|err/ && ci_hi > ymax_drops)
+					ymax_drops = ci_hi
+			}
+			row = v "," target[rank] "," st_n "," num(ci_cov) row
+			print row > (out "/rates.csv")
+			gsub(/,/, " ", row)
+			print row > (out "/rates.dat")
+		}
+	}
+}
+
+# 24 points per segment, geometric in x when both ends are > 0
+function write_curve(    j, k, v, x0, y0, x1, y1, s, x, f) {
+	f = out "/curve.dat"
+	print "# offered delivered" > f
+	for (j = 1; j <= nv; j++) {
+		v = order[j]
+		if (j > 1)
+			printf "\n\n" > f
+		for (k = 1; k <= nr[v]; k++) {
+			x1 = stat(v, rk[v, k], mi["offered"])
+			y1 = stat(v, rk[v, k], mi["delivered"])
+			if (k > 1 && x1 != x0)
+				for (s = 1; s < 24; s++) {
+					x = x0 > 0 && x1 > 0 ? x0 * (x1 / x0) ^ (s / 24) : x0 + (x1 - x0) * s / 24
+					printf "%s %s\n", num(x), num(y0 + (y1 - y0) * (x - x0) / (x1 - x0)) > f
+				}
+			printf "%s %s\n", num(x1), num(y1) > f
+			x0 = x1
+			y0 = y1
+		}
+	}
+}
+
+function write_overload(    i, j, v, row) {
+	row = "# variant"
+	for (i = 1; i <= no; i++)
+		row = row " " ov[i]
+	print row > (out "/overload.dat")
+	for (j = 1; j <= nv; j++) {
+		v = order[j]
+		row = v
+		for (i = 1; i <= no; i++)
+			row = row " " num(stat(v, top[v], mi[ov[i]]))
+		print row > (out "/overload.dat")
+	}
+}
+
+function write_summary(    j, k, v, a, n, m, row) {
+	print "variant,reps,mlfrr_n,mlfrr_coverage,mlfrr,mlfrr_lo,mlfrr_hi," \
+	      "overload_target,overload_n,overload_coverage,overload_offered," \
+	      "delivered,delivered_lo,delivered_hi,recv_cpu,recv_cpu_lo,recv_cpu_hi" \
+	      > (out "/summary.csv")
+	for (j = 1; j <= nv; j++) {
+		v = order[j]
+		n = nrep[v]
+		for (k = 1; k <= n; k++)
+			a[k] = mlfrr[v, reps[v, k]]
+		m = median(a, n)
+		median_ci(a, n)
+		row = v "," n "," n "," num(ci_cov) "," num(m) "," num(ci_lo) "," num(ci_hi)
+		row = row "," (top[v] == 1e12 ? "unlimited" : target[top[v]])
+		m = stat(v, top[v], mi["offered"])
+		row = row "," st_n "," num(ci_cov) "," num(m)
+		m = stat(v, top[v], mi["delivered"])
+		row = row "," num(m) "," num(ci_lo) "," num(ci_hi)
+		m = stat(v, top[v], mi["recv_cpu"])
+		row = row "," num(m) "," num(ci_lo) "," num(ci_hi)
+		print row > (out "/summary.csv")
+	}
+}
+
+# line style per variant: the lab's three keep their colour in every run,
+# others take the next free ones
+function styles(    fixed, i, s, nxt, n) {
+	fixed["vanilla"] = 1
+	fixed["ksoftirqd-fix"] = 2
+	fixed["threaded-napi"] = 3
+	nxt = 4
+	for (i = 1; i <= nv; i++) {
+		if (order[i] in fixed)
+			n = fixed[order[i]]
+		else
+			n = (nxt++ - 1) % 8 + 1
+		s = s (i > 1 ? " " : "") n
+	}
+	return s
+}
+
+function write_meta(    f, i, vl) {
+	f = out "/meta.gp"
+	for (i = 1; i <= nv; i++)
+		vl = vl (i > 1 ? " " : "") order[i]
+	printf "variants = \"%s\"\nnv = %d\n", vl, nv > f
+	printf "vstyles = \"%s\"\n", styles() > f
+	printf "xmin = %s\nxmax = %s\n", num(offered_lo_min), num(offered_hi_max) > f
+	printf "logx = %d\n", (offered_lo_min > 0 && offered_hi_max >= 10 * offered_lo_min) > f
+	printf "x_unlimited = %s\n", (nunl ? num(median(unl, nunl)) : -1) > f
+	printf "ymax_delivered = %s\n", num(ymax_delivered > 0 ? ymax_delivered : 1) > f
+	printf "ymax_drops = %s\n", num(ymax_drops > 0 ? ymax_drops : 1) > f
+	printf "# rates.dat columns\nc_variant = 1\nc_rate_target = 2\nc_n = 3\n" > f
+	for (i = 1; i <= nm; i++)
+		printf "c_%s = %d\nc_%s_lo = %d\nc_%s_hi = %d\n", met[i], 2 + 3 * i,
+			met[i], 3 + 3 * i, met[i], 4 + 3 * i > f
+	printf "# overload.dat columns\n" > f
+	for (i = 1; i <= no; i++)
+		printf "o_%s = %d\n", ov[i], i + 1 > f
+}
+
+END {
+	if (nv == 0)
+		exit 1
+	write_rates()
+	write_curve()
+	write_overload()
+	write_summary()
+	write_meta()
+}

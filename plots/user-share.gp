@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0
+# CPU share of the receiving process against offered load, per variant
+# (median over the repetitions, error bars = the median's CI).
+#   gnuplot -e "datafile='rates.dat'; metafile='meta.gp'; plotdir='plots';
+#               title='...'; fmt='png'; out='user-share.png'" plots/user-share.gp
+
+load metafile
+load plotdir . "/style.gp"
+
+set title title
+set xlabel offered_axis_label
+set ylabel "receiving process (% of the guest's CPU)"
+set format y "%.0f"
+set yrange [0 : 100]
+set ytics 10
+# the legend in a row under the axis label, never over the data
+set bmargin 5.5
+set key at screen 0.5, screen 0.015 center bottom horizontal maxcols 4 reverse Left samplen 2 width 1
+
+plot for [i = 1:nv] datafile index (i - 1) using c_offered:c_recv_cpu:c_recv_cpu_lo:c_recv_cpu_hi \
+	with yerrorlines ls vstyle(i) title word(variants, i)

@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Kernel pipeline: every variant builds from the Debian tarball, each
+# branch is exactly base + its series, vanilla has none, bad input is
+# refused, and the build-time trylock check can fail.
+set -u
+. "$(dirname "$0")/../lab/lib.sh"
+. "$LAB_TOP/tests/lib.sh"
+
+TREE=$LAB_BUILD/linux
+
+patch_ids_of_series()
+{
+	local d p
+
+	for d in $(variant_series_dirs "$1"); do
+		for p in $(series_patches "$d"); do
+			git patch-id --stable <"$p" | cut -d' ' -f1
+		done
+	done
+}
+
+patch_ids_of_branch()
+{
+	local c
+
+	for c in $(git -C "$TREE" rev-list --reverse "base..$1"); do
+		git -C "$TREE" show "$c" | git patch-id --stable | cut -d' ' -f1
+	done
+}
+
+# The branch carries exactly the series' commits, in order.
+branch_is_series()
+{
+	local want have
+
+	want=$(patch_ids_of_series "$1")
+	have=$(patch_ids_of_branch "$1")
+	printf 'want:\n%s\nhave:\n%s\n' "$want" "$have" >>"$T_LOG"
+	[ "$want" = "$have" ] &&
+		[ "$(git -C "$TREE" rev-list --count "base..$1")" = "$(printf '%s' "$want" | grep -c .)" ]
+}
+
+kernel_ok()
+{
+	local d=$LAB_BUILD/kernels/$1
+
+	file "$d/bzImage" | grep -q 'Linux kernel x86 boot executable' &&
+		grep -qx "variant=$1" "$d/info" &&
+		grep -q "^release=.*-$1\$" "$d/info" &&
+		grep -qx "series_hash=$(variant_series_hash "$1")" "$d/info" &&
+		grep -qE '^config_hash=[0-9a-f]{12}$' "$d/info" &&
+		grep -qx 'CONFIG_IRQ_TIME_ACCOUNTING=y' "$d/config"
+}
+
+fake_tree()
+{
+	local dir=$1 lock=$2
+
+	mkdir -p "$dir/net/core"
+	cat >"$dir/net/core/dev.c" <<C
+static __latent_entropy void net_tx_action(void)
+{
+	if (!(q->flags & TCQ_F_NOLOCK)) {
+		root_lock = qdisc_lock(q);
+		$lock(root_lock);
+	}
+}
+C
+}
+
+check "make kernels builds every variant" make -C "$LAB_TOP" kernels
+for v in $(known_variants); do
+	check "$v: bzImage built, info stamped (release, series and config hash)" kernel_ok "$v"
+	check "$v: branch is base + exactly the commits of its series" branch_is_series "$v"
+done
+check "vanilla: no commit on top of the pristine tree" \
+	test "$(git -C "$TREE" rev-list --count base..vanilla)" = 0
+check "every variant has the same config" \
+	test "$(for v in $(known_variants); do sed -n 's/^config_hash=//p' "$LAB_BUILD/kernels/$v/info"; done | sort -u | wc -l)" = 1
+
+refuse "make kernels VARIANTS=nope names the known variants" \
+	"unknown variant 'nope' \(known: vanilla ksoftirqd-fix threaded-napi" \
+	make -C "$LAB_TOP" kernels VARIANTS=nope
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fake_tree "$tmp/trylock" spin_trylock
+fake_tree "$tmp/lock" spin_lock
+refuse "check-tree fails loudly if the base tree brings the trylock back" \
+	"spin_trylock\(root_lock\) again" "$LAB_TOP/lab/kernel/check-tree" "$tmp/trylock" vanilla
+refuse "check-tree fails if an ablation variant lacks the trylock" \
+	"must restore spin_trylock" "$LAB_TOP/lab/kernel/check-tree" "$tmp/lock" x+trylock
+check "check-tree accepts spin_lock() for a normal variant" \
+	"$LAB_TOP/lab/kernel/check-tree" "$tmp/lock" vanilla
+
+# A patch that does not apply stops the build naming the patch.
+mkdir -p "$tmp/series-broken"
+cat >"$tmp/series-broken/0001-broken.patch" <<'P'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: livelock-lab <livelock-lab@example.org>
+Subject: [PATCH] test: a hunk that cannot apply
+
+---
+ Makefile | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/Makefile b/Makefile
+--- a/Makefile
++++ b/Makefile
+@@ -1,3 +1,3 @@
+ # this line is not in the kernel Makefile
+-VERSION = 5
++VERSION = 7
+ PATCHLEVEL = 12
+P
+echo 0001-broken.patch >"$tmp/series-broken/series"
+printf 'vanilla\nbroken\t%s\n' "$tmp/series-broken" >"$tmp/variants"
+refuse "a patch that does not apply stops the build with its name" \
+	"broken: patch .*0001-broken.patch does not apply" \
+	env LAB_VARIANTS_FILE="$tmp/variants" "$LAB_TOP/lab/kernel/build" broken

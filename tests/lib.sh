@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for tests/*.t: each check prints one TAP-like line
+# "ok - <what>" or "not ok - <what>"; tests/run numbers and counts them.
+# Sourced after lab/lib.sh.
+
+T_LOG=${T_LOG:-/dev/null}
+T_FAILED=0
+
+# pass/fail with a description
+t_result()
+{
+	if [ "$1" = 0 ]; then
+		echo "ok - $2"
+	else
+		echo "not ok - $2"
+		T_FAILED=1
+	fi
+}
+
+# check <desc> <cmd...>: the command must succeed
+check()
+{
+	local desc=$1 rc=0
+
+	shift
+	"$@" >>"$T_LOG" 2>&1 || rc=$?
+	t_result $((rc != 0)) "$desc"
+}
+
+# refuse <desc> <pattern> <cmd...>: the command must fail (non-zero) and
+# say something matching <pattern> (grep -E) in one of its last lines.
+refuse()
+{
+	local desc=$1 pat=$2 rc=0 out
+
+	shift 2
+	out=$("$@" 2>&1) || rc=$?
+	printf '%s\n' "--- $*" "$out" >>"$T_LOG"
+	if [ $rc -ne 0 ] && printf '%s\n' "$out" | tail -3 | grep -qE -- "$pat"; then
+		t_result 0 "$desc"
+	else
+		t_result 1 "$desc (rc=$rc, output: $(printf '%s' "$out" | tail -1))"
+	fi
+}
+
+skip()
+{
+	echo "ok - $1 # SKIP $2"
+}
+
+# Column of a CSV by header name: csv_col <file> <name>
+csv_col()
+{
+	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } c { print $c }' "$1"
+}
