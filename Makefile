@@ -10,7 +10,7 @@ VARIANTS ?= $(shell awk '!/^[[:space:]]*(\#|$$)/ { print $$1 }' lab/kernel/varia
 RUN      ?= $(lastword $(sort $(wildcard results/2*)))
 export DEBUG
 
-.PHONY: all lab test deps tools kernels initramfs run plots bench soak clean distclean
+.PHONY: all lab test deps tools kernels initramfs run plots bench soak tx clean distclean
 
 all: kernels initramfs
 
@@ -40,6 +40,11 @@ plots:
 
 test: deps
 	@tests/run
+
+# The TX experiment (trylock ablation): lab/tx --help; the kernels of its
+# variants come from "make kernels".
+tx: initramfs
+	@lab/tx $(TX_OPTS)
 
 bench: deps
 	@lab/kernel/bench

@@ -133,3 +133,34 @@ fmt_secs()
 {
 	printf '%d:%02d' $(($1 / 60)) $(($1 % 60))
 }
+
+# Locks, held until the process exits:
+#   run           one lab run at a time (the netns, tap and private
+#                 libvirtd have fixed names)
+#   kernels[-debug] a build replaces the kernels a run of that flavour
+#                 boots: builds and runs of one flavour exclude each other
+# take_lab_lock <lock> [what this process is doing]
+take_lab_lock()
+{
+	local name=$1 fd
+
+	mkdir -p "$LAB_BUILD/locks"
+	exec {fd}>>"$LAB_BUILD/locks/$name.lock"
+	flock -n "$fd" ||
+		die "another lab run or kernel build is in progress (lock $LAB_BUILD/locks/$name.lock held by $(cat "$LAB_BUILD/locks/$name.who" 2>/dev/null || echo '?'))"
+	echo "pid $$: $LAB_PROG ${*:2}" >"$LAB_BUILD/locks/$name.who"
+	LAB_LOCK_FDS="${LAB_LOCK_FDS:-} $fd"
+}
+
+# Run a command that may outlive this process (a daemon, a sleeper)
+# without the lock file descriptors, so it cannot hold a lock after we
+# exit.
+without_locks()
+{
+	local fd
+
+	for fd in ${LAB_LOCK_FDS:-}; do
+		eval "exec $fd>&-"
+	done
+	"$@"
+}

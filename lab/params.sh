@@ -13,14 +13,9 @@ PAYLOAD=${PAYLOAD:-18}
 RCVBUF=${RCVBUF:-0}
 MODE=${MODE:-recvfrom}
 WORK=${WORK:-0}
-ACCEL=${ACCEL:-}
-LIBVIRT_URI=${LIBVIRT_URI:-}
-OUT=${OUT:-}
-DEBUG=${DEBUG:-0}
 PROBE_RATE=${PROBE_RATE:-200}
 PROBE_TIMEOUT=${PROBE_TIMEOUT:-1000}
-BOOT_TIMEOUT=${BOOT_TIMEOUT:-240}
-CMDLINE_EXTRA=${CMDLINE_EXTRA:-}
+. "$LAB_TOP/lab/opts.sh"
 
 usage()
 {
@@ -41,51 +36,24 @@ summary.csv, raw samples, guest consoles).
       --work N          receiver busy-work iterations per packet [$WORK]
       --probe-rate N    latency probes per second during a window [$PROBE_RATE]
       --probe-timeout M ms before a probe counts as lost         [$PROBE_TIMEOUT]
-  -a, --accel A         kvm or tcg (default: detect)
-  -u, --uri URI         use this libvirt instead of a private libvirtd
-  -o, --out DIR         results directory  [results/<timestamp>]
-      --debug           boot the DEBUG=1 (lockdep) kernels
-      --cmdline X       extra guest kernel command line (tests)
-  -h, --help            this text
-Known variants: $(known_variants | tr '\n' ' ')
 USAGE
-}
-
-is_uint()
-{
-	case $1 in
-	''|*[!0-9]*) return 1 ;;
-	esac
-	[ ${#1} -le 12 ]
-}
-
-bad()
-{
-	die "$1 (see lab/run --help)"
+	common_usage ""
 }
 
 parse_opts()
 {
 	while [ $# -gt 0 ]; do
 		case $1 in
-		-h|--help) usage; exit 0 ;;
-		-v|--variants) VARIANTS=${2?}; shift ;;
-		-r|--rates) RATES=${2?}; shift ;;
-		-n|--reps) REPS=${2?}; shift ;;
-		-W|--warmup) WARMUP=${2?}; shift ;;
-		-w|--window) WINDOW=${2?}; shift ;;
-		-s|--payload) PAYLOAD=${2?}; shift ;;
-		-b|--rcvbuf) RCVBUF=${2?}; shift ;;
-		-m|--mode) MODE=${2?}; shift ;;
-		--work) WORK=${2?}; shift ;;
-		--probe-rate) PROBE_RATE=${2?}; shift ;;
-		--probe-timeout) PROBE_TIMEOUT=${2?}; shift ;;
-		-a|--accel) ACCEL=${2?}; shift ;;
-		-u|--uri) LIBVIRT_URI=${2?}; shift ;;
-		-o|--out) OUT=${2?}; shift ;;
-		--debug) DEBUG=1 ;;
-		--cmdline) CMDLINE_EXTRA=${2?}; shift ;;
-		*) bad "unknown option '$1'" ;;
+		-r|--rates) arg "$@"; RATES=$OPTVAL; shift ;;
+		-b|--rcvbuf) arg "$@"; RCVBUF=$OPTVAL; shift ;;
+		-m|--mode) arg "$@"; MODE=$OPTVAL; shift ;;
+		--work) arg "$@"; WORK=$OPTVAL; shift ;;
+		--probe-rate) arg "$@"; PROBE_RATE=$OPTVAL; shift ;;
+		--probe-timeout) arg "$@"; PROBE_TIMEOUT=$OPTVAL; shift ;;
+		*)
+			common_opt "$@" || bad "unknown option '$1'"
+			shift $((OPT_ARGS - 1))
+			;;
 		esac
 		shift
 	done
@@ -96,42 +64,22 @@ check_opts()
 {
 	local r
 
-	# shellcheck disable=SC2086
-	check_variants $VARIANTS
+	check_common_opts
 	[ -n "$RATES" ] || bad "no rate given"
 	for r in $RATES; do
 		is_uint "$r" || bad "rate '$r' is not a number of packets per second"
 		[ "$r" -le 10000000 ] || bad "rate '$r' is above 10,000,000 pps"
 	done
-	is_uint "$REPS" && [ "$REPS" -ge 1 ] && [ "$REPS" -le 100 ] ||
-		bad "repetitions '$REPS' must be 1..100"
-	is_uint "$WARMUP" && [ "$WARMUP" -le 600 ] || bad "warm-up '$WARMUP' must be 0..600 seconds"
-	is_uint "$WINDOW" && [ "$WINDOW" -ge 1 ] && [ "$WINDOW" -le 3600 ] ||
-		bad "window '$WINDOW' must be 1..3600 seconds"
-	is_uint "$PAYLOAD" && [ "$PAYLOAD" -ge 1 ] && [ "$PAYLOAD" -le 1472 ] ||
-		bad "payload '$PAYLOAD' must be 1..1472 bytes"
-	is_uint "$RCVBUF" && [ "$RCVBUF" -le 1073741824 ] ||
+	in_range "$RCVBUF" 0 1073741824 ||
 		bad "rcvbuf '$RCVBUF' must be 0..1073741824 bytes"
 	case $MODE in
 	recvfrom|recvmmsg) ;;
 	*) bad "mode '$MODE' must be recvfrom or recvmmsg" ;;
 	esac
 	is_uint "$WORK" || bad "work '$WORK' must be a number of iterations"
-	is_uint "$PROBE_RATE" && [ "$PROBE_RATE" -ge 1 ] && [ "$PROBE_RATE" -le 100000 ] ||
+	in_range "$PROBE_RATE" 1 100000 ||
 		bad "probe rate '$PROBE_RATE' must be 1..100000 per second"
-	is_uint "$PROBE_TIMEOUT" && [ "$PROBE_TIMEOUT" -ge 1 ] && [ "$PROBE_TIMEOUT" -le 60000 ] ||
+	in_range "$PROBE_TIMEOUT" 1 60000 ||
 		bad "probe timeout '$PROBE_TIMEOUT' must be 1..60000 ms"
-	case ${ACCEL:-auto} in
-	kvm|tcg|auto) ;;
-	*) bad "accelerator '$ACCEL' must be kvm, tcg or auto" ;;
-	esac
-	[ "$ACCEL" != auto ] || ACCEL=
-	case $LIBVIRT_URI in
-	''|qemu:///system|qemu+*://*/system*|qemu:///system\?*) ;;
-	*) bad "libvirt URI '$LIBVIRT_URI' is not a qemu system URI (qemu:///system, qemu+ssh://host/system)" ;;
-	esac
-	case $CMDLINE_EXTRA in
-	*[\'\<\>\&\"]*) bad "--cmdline must not contain quotes, <, > or &" ;;
-	esac
 	return 0
 }

@@ -7,25 +7,24 @@
 #   C.*  guest snapshot when the window opens (flood in steady state)
 #   D.*  guest snapshot when the window closes
 #   B.*  guest snapshot after the flood has drained (pipeline idle)
-#   tapA. tapC. tapD. tapB.  host tap counters at the same moments
-#   hostC.t_ns hostD.t_ns    host CLOCK_MONOTONIC at C and D
+#   tapA. tapC. tapD. tapB.  host tap counters read just before, with the
+#                            host time they were read at (t_ns)
 #   flood.*                  the flooder's own report
 #   probe.*                  the host's request/response probe over C..D
 #   tlat.*                   the guest's timer probe over C..D
 #   meta.*                   run/variant/rep/rate, copied into the row
-# Rates and CPU shares come from C..D; the *_total columns come from A..B,
+# Rates and CPU shares come from C..D, host counters over the host's
+# window, guest counters over the guest's; the *_total columns from A..B,
 # where every counter sees exactly the packets of this point, so
 #   delivered_total <= udp_in_total <= nic_rx_total <= sent_total
 # must hold (the lab pins ARP entries on both sides and disables IPv6 on
-# the tap, so nothing but flood and probe packets crosses it).  Run with
-# -v header=1 to print the header instead.
+# the tap, so nothing but flood and probe packets crosses it).  Run after
+# lab/snapshot.awk, with -v header=1 to print the header instead.
 
-function d(k, a, b) { return v[b "." k] - v[a "." k] }
 function per_s(x) { return sprintf("%.0f", x / win) }
-function pct(x, tot) { return tot > 0 ? sprintf("%.1f", 100 * x / tot) : "0.0" }
 
 BEGIN {
-	ncols = split("run variant rep rate_target offered_pps sent_pps tap_drop_pps " \
+	columns("run variant rep rate_target offered_pps sent_pps tap_drop_pps " \
 		"nic_rx_pps nic_drop_pps udp_in_pps rcvbuf_err_pps delivered_pps " \
 		"cpu_user cpu_system cpu_irq cpu_softirq cpu_idle cpu_steal " \
 		"recv_cpu ksoftirqd_cpu napi_cpu napi_threads net_rx_softirq_ps " \
@@ -33,27 +32,11 @@ BEGIN {
 		"udp_in_total rcvbuf_err_total delivered_total window_s guest_window_s " \
 		"probe_sent probe_lost probe_loss_pct probe_p50_us probe_p90_us probe_p99_us " \
 		"probe_p999_us probe_max_us probe_lost_bounded responder_cpu " \
-		"tlat_n tlat_p50_us tlat_p90_us tlat_p99_us tlat_p999_us tlat_max_us tlat_overruns", col, " ")
-	if (header) {
-		for (i = 1; i <= ncols; i++)
-			printf "%s%s", col[i], (i < ncols ? "," : "\n")
-		exit
-	}
-}
-
-{
-	for (i = 1; i <= NF; i++) {
-		eq = index($i, "=")
-		if (eq > 1)
-			v[substr($i, 1, eq - 1)] = substr($i, eq + 1)
-	}
+		"tlat_n tlat_p50_us tlat_p90_us tlat_p99_us tlat_p999_us tlat_max_us tlat_overruns " \
+		"flood_sent_total loss_pct")
 }
 
 END {
-	if (header)
-		exit
-	win = (v["hostD.t_ns"] - v["hostC.t_ns"]) / 1e9
-	gwin = d("t_ns", "C", "D") / 1e9
 	if (win <= 0 || gwin <= 0) {
 		print "point.awk: missing or empty window" > "/dev/stderr"
 		exit 1
@@ -63,14 +46,15 @@ END {
 
 	tap_tx = d("tap_tx_packets", "tapC", "tapD")
 	tap_drop = d("tap_tx_dropped", "tapC", "tapD")
-	r["offered_pps"] = per_s(tap_tx + tap_drop)
+	# the latency probes cross the tap during the window too
+	r["offered_pps"] = per_s(tap_tx + tap_drop - v["probe.sent"])
 	r["sent_pps"] = v["flood.rate_pps"]
 	r["tap_drop_pps"] = per_s(tap_drop)
-	r["nic_rx_pps"] = per_s(d("nic_rx_packets", "C", "D"))
-	r["nic_drop_pps"] = per_s(d("nic_rx_dropped", "C", "D") + d("softnet_dropped", "C", "D"))
-	r["udp_in_pps"] = per_s(d("udp_in", "C", "D"))
-	r["rcvbuf_err_pps"] = per_s(d("udp_rcvbuferrors", "C", "D"))
-	r["delivered_pps"] = per_s(d("sink_packets", "C", "D"))
+	r["nic_rx_pps"] = per_gs(d("nic_rx_packets", "C", "D"))
+	r["nic_drop_pps"] = per_gs(d("nic_rx_dropped", "C", "D") + d("softnet_dropped", "C", "D"))
+	r["udp_in_pps"] = per_gs(d("udp_in", "C", "D"))
+	r["rcvbuf_err_pps"] = per_gs(d("udp_rcvbuferrors", "C", "D"))
+	r["delivered_pps"] = per_gs(d("sink_packets", "C", "D"))
 
 	split("user system irq softirq idle steal nice iowait", cpu, " ")
 	tot = 0
@@ -82,7 +66,7 @@ END {
 	r["ksoftirqd_cpu"] = pct(d("ksoftirqd_run_ns", "C", "D"), gwin * 1e9)
 	r["napi_cpu"] = pct(d("napi_run_ns", "C", "D"), gwin * 1e9)
 	r["napi_threads"] = v["D.napi_threads"] + 0
-	r["net_rx_softirq_ps"] = per_s(d("net_rx_softirqs", "C", "D"))
+	r["net_rx_softirq_ps"] = per_gs(d("net_rx_softirqs", "C", "D"))
 
 	# everything the host sent the guest: flood and latency probes
 	r["sent_total"] = v["flood.sent"] + v["probe.sent"]
@@ -111,6 +95,11 @@ END {
 	r["tlat_n"] = v["tlat.n"] + 0
 	r["tlat_overruns"] = d("tlat_overruns", "C", "D")
 
-	for (i = 1; i <= ncols; i++)
-		printf "%s%s", r[col[i]], (i < ncols ? "," : "\n")
+	# Loss of this point, exact: flood packets that never reached the
+	# receiver, over the whole flood (A..B, pipeline idle at both ends).
+	r["flood_sent_total"] = v["flood.sent"] + 0
+	r["loss_pct"] = v["flood.sent"] > 0 ? \
+		sprintf("%.2f", 100 * (1 - r["delivered_total"] / v["flood.sent"])) : "100.00"
+
+	emit_row()
 }

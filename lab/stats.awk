@@ -42,3 +42,17 @@ function median_ci(a, n,    k) {
 	ci_hi = a[n - k + 1]
 	ci_cov = n > 1 ? 1 - 2 * binom_cdf(n, k - 1) : 0
 }
+
+# The MLFRR criterion (Mogul & Ramakrishnan: maximum loss-free receive
+# rate): a point is loss-free when < 1 % of its flood missed the receiver.
+function lossfree(loss_pct) {
+	return loss_pct != "" && loss_pct + 0 < 1
+}
+
+# a number without exponent or needless digits: 12, 12.5, 1016600
+function num(x,    s) {
+	s = sprintf("%.2f", x)
+	sub(/0+$/, "", s)
+	sub(/\.$/, "", s)
+	return s == "-0" ? "0" : s
+}

@@ -21,7 +21,7 @@ NR == 1 {
 	if (rank > top[v])
 		top[v] = rank
 	offered = $c["offered_pps"]; delivered = $c["delivered_pps"]
-	if (offered > 0 && 100 * delivered > 99 * offered && offered > mlfrr[v, rep])
+	if (lossfree($c["loss_pct"]) && offered > mlfrr[v, rep])
 		mlfrr[v, rep] = offered
 	val[v, rep, rank, "delivered"] = delivered
 	val[v, rep, rank, "recv_cpu"] = $c["recv_cpu"]

@@ -9,7 +9,9 @@
 #   awk -F, -v accel=tcg -f lab/stats.awk -f plots/fmt.awk \
 #       -f plots/claims.awk rates.csv
 #
-# -v van=, fix=, napi= rename the variants the claims are about.
+# -v van=, fix=, napi= rename the variants the claims are about.  The
+# latency claim (revert) needs the probe columns of plots/prep-latency.awk;
+# without them it is not measured.
 
 BEGIN {
 	FS = ","
@@ -29,6 +31,7 @@ NR == 1 {
 			bad = 1
 			exit 1
 		}
+	lat = "probe_p99" in c && "probe_p99_hi_b" in c && "probe_loss_hi" in c
 	next
 }
 
@@ -204,10 +207,135 @@ function mogul(    claim, pub, meas) {
 		    sprintf("Not reproduced, no livelock at these rates: %s keeps %.0f %% of its peak under max overload (≥ 80 %%).", van, frac))
 }
 
+# the probe's p99 of v at max overload for people
+function p99cell(v) {
+	return usec_range(at[v, "probe_p99"], at[v, "probe_p99_lo"], at[v, "probe_p99_hi"],
+		at[v, "probe_p99_b"], at[v, "probe_p99_lo_b"], at[v, "probe_p99_hi_b"],
+		at[v, "probe_p99_n"]) " µs"
+}
+
+function losscell(v) {
+	return ci_range(at[v, "probe_loss"], at[v, "probe_loss_lo"], at[v, "probe_loss_hi"], "pct",
+		at[v, "probe_loss_n"]) " %"
+}
+
+# 1 if fix's probe p99 at max overload is above x's with CIs apart (sets
+# untestable when one repetition leaves no interval to compare); a
+# lost-bounded value ranks above every measured one.  When both medians
+# are lost-bounded the p99s cannot be told apart and the probe loss (the
+# part of the distribution past the timeout) decides, again with CIs
+# apart.  Sets why: the reason, for the verdict.
+function p99_above(x,    lo) {
+	if (at[fix, "probe_p99"] == "" || at[x, "probe_p99"] == "") {
+		why = "no probe p99 for " (at[x, "probe_p99"] == "" ? x : fix)
+		return 0
+	}
+	if (at[fix, "probe_p99_n"] < 2 || at[x, "probe_p99_n"] < 2) {
+		why = "one repetition gives no confidence interval to separate " fix " from " x
+		untestable = 1
+		return 0
+	}
+	if (at[fix, "probe_p99_b"] + 0 && at[x, "probe_p99_b"] + 0) {
+		if (at[fix, "probe_loss_lo"] + 0 > at[x, "probe_loss_hi"] + 0) {
+			why = "both p99s are at the timeout and " fix " loses more probes than " x \
+			      " (" losscell(fix) " vs " losscell(x) ")"
+			return 1
+		}
+		why = "both p99s are at the timeout and " fix " does not lose more probes than " x \
+		      " (" losscell(fix) " vs " losscell(x) ")"
+		return 0
+	}
+	if (at[x, "probe_p99_hi_b"] + 0) {
+		why = x "'s p99 interval reaches the timeout too, so " fix "'s is not above it"
+		return 0
+	}
+	lo = at[fix, "probe_p99_lo"] + 0
+	if (!(at[fix, "probe_p99_lo_b"] + 0) && lo <= at[x, "probe_p99_hi"] + 0) {
+		why = fix "'s p99 is not above " x "'s with confidence intervals apart"
+		return 0
+	}
+	why = fix "'s p99 is above " x "'s with confidence intervals apart" \
+	      (at[fix, "probe_p99_b"] + 0 ? " (" fix "'s median is lost-bounded: at least the timeout)" : "")
+	return 1
+}
+
+# probe loss at max overload: what it does to the p99
+function loss_note(    v, i, w, n, s, worst) {
+	n = split(van " " fix " " napi, w, " ")
+	for (i = 1; i <= n; i++) {
+		s = s (i > 1 ? ", " : "") w[i] " " pct1(at[w[i], "probe_loss"]) " %"
+		if (at[w[i], "probe_loss"] + 0 > worst)
+			worst = at[w[i], "probe_loss"] + 0
+	}
+	if (worst <= 1)
+		return ""
+	s = " Probe loss at max overload: " s "; with more than 1 % of the probes lost the p99 is " \
+	    "the timeout, a lower bound"
+	if (worst > 5)
+		s = s "; where it exceeds 5 % the lost probes, not the round-trip times, decide the " \
+		    "tail, so the comparison is one of loss"
+	return s "."
+}
+
+function revert(    claim, pub, miss, meas, lv, ln, uv, l_ok, t_ok, whyv, whyn, lat_why, thr, s) {
+	claim = "Paolo Abeni, commit d15121be7485 (v6.5, May 2023), revert of \"softirq: Let ksoftirqd " \
+		"do its job\": deferring softirqs to ksoftirqd raises the latency of other softirq users " \
+		"compared with vanilla and threaded NAPI; threaded NAPI solves the livelock without that cost"
+	pub = "reverted because once ksoftirqd runs, everything else that needs softirqs waits for it " \
+	      "(high latencies); threaded NAPI keeps the flooded receiver alive without deferring the rest"
+	miss = missing(van " " fix " " napi)
+	if (miss != "" || !lat) {
+		out("revert", "not-measured", claim, pub, "not measured in this run (" \
+		    (miss != "" ? "no " miss : "points.csv has no latency probe columns: a run before the probes") ")",
+		    "Not measured in this run.")
+		return
+	}
+	meas = "at max overload, request/response probe p99: " van " " p99cell(van) ", " fix " " \
+	       p99cell(fix) ", " napi " " p99cell(napi) "; probe loss " van " " losscell(van) ", " fix " " \
+	       losscell(fix) ", " napi " " losscell(napi) "; delivered " napi " " dcell(napi) ", " fix " " \
+	       dcell(fix) " (medians, " ci_note(at[fix, "ci_coverage"], at[fix, "n"]) ")"
+	untestable = 0
+	lv = p99_above(van)
+	whyv = why
+	uv = untestable
+	untestable = 0
+	ln = p99_above(napi)
+	whyn = why
+	# untestable: no comparison failed for a reason other than one repetition
+	untestable = (uv || untestable) && (lv || uv) && (ln || untestable)
+	l_ok = lv && ln
+	lat_why = "against " van ": " whyv "; against " napi ": " whyn
+	t_ok = at[napi, "delivered"] + 0 >= at[fix, "delivered_lo"] + 0
+	thr = napi " delivers " thou(at[napi, "delivered"]) " pps, " (t_ok ? "≥" : "below") " " fix \
+	      (at[fix, "n"] < 2 ? "'s " thou(at[fix, "delivered"]) " pps (one repetition: no CI)" : \
+	      "'s lower CI bound " thou(at[fix, "delivered_lo"]) " pps")
+	s = loss_note() (accel == "tcg" ? " Under TCG the absolute latencies include the emulation; " \
+	    "compare the variants, not the µs." : "")
+	if (l_ok && t_ok)
+		out("revert", "reproduced", claim, pub, meas,
+		    "Reproduced: " fix "'s probe p99 is the highest (" lat_why ") and " thr "." s)
+	else if (l_ok)
+		out("revert", "partly", claim, pub, meas,
+		    "Partly reproduced: the latency half holds (" lat_why ") but not the throughput half: " \
+		    thr "." s)
+	else if (t_ok)
+		out("revert", "partly", claim, pub, meas,
+		    "Partly reproduced: the throughput half holds (" thr ") but not the latency half: " \
+		    lat_why "." s)
+	else if (untestable)
+		out("revert", "inconclusive", claim, pub, meas,
+		    "Inconclusive: the latency half cannot be judged (" lat_why ") and the throughput " \
+		    "half does not hold: " thr "." s)
+	else
+		out("revert", "not-reproduced", claim, pub, meas,
+		    "Not reproduced: " lat_why "; and " thr "." s)
+}
+
 END {
 	if (bad)
 		exit 1
 	dumazet()
 	abeni()
 	mogul()
+	revert()
 }

@@ -40,3 +40,24 @@ function ci_range(m, lo, hi, kind, n) {
 function target_name(t) {
 	return t == 0 ? "unlimited" : thou(t) " pps"
 }
+
+# a latency in µs, rounded; a lost-bounded one (b = 1) is a lower bound:
+# "≥ 1,000,000"
+function usec(x, b) {
+	return x == "" ? "–" : (b + 0 ? "≥ " : "") thou(x)
+}
+
+# "12,665 [11,855–≥ 1,000,000]": a median with its CI in µs and the
+# lost-bounded flags of each; "≥ 1,000,000 (whole CI)" when all three are
+# lost-bounded; one sample has no interval
+function usec_range(m, lo, hi, mb, lob, hib, n) {
+	if (m == "")
+		return "–"
+	if (n >= 2 && mb + 0 && lob + 0 && hib + 0)
+		return usec(m, 1) " (whole CI)"
+	return n < 2 ? usec(m, mb + 0) : usec(m, mb + 0) " [" usec(lo, lob + 0) "–" usec(hi, hib + 0) "]"
+}
+
+function accel_name(a) {
+	return a == "tcg" ? "TCG (emulated CPU)" : a == "kvm" ? "KVM" : "an unknown accelerator"
+}

@@ -2,13 +2,24 @@
 # Data for the plots and the report from a validated points.csv: medians
 # over the repetitions with the order-statistic CI of lab/stats.awk.
 #
-#   awk -v out=DIR -f lab/stats.awk -f plots/prep.awk points.csv
+#   awk -v out=DIR [-v latency=1 -v timeout_us=N] -f lab/stats.awk \
+#       -f plots/prep.awk -f plots/prep-latency.awk points.csv
+#
+# latency=1: points.csv has the latency probes' columns (plots/plot
+# checks); the metrics of plots/prep-latency.awk are added.  timeout_us:
+# the probe's timeout (params.json), where lost-bounded percentiles sit.
 #
 # Writes into DIR:
 #   rates.csv     one row per (variant, rate_target): n, CI coverage and
-#                 median,lo,hi of every metric below (named header)
-#   rates.dat     the same space separated, one gnuplot data block (index)
-#                 per variant, variants in order of first appearance
+#                 median,lo,hi of every metric below (named header).  A
+#                 latency metric may be empty at a point (no samples):
+#                 its median is over the repetitions that have it, counted
+#                 in <metric>_n, and empty if none.  The probe's
+#                 percentiles also get <metric>_b, _lo_b, _hi_b: 1 where
+#                 the median or a CI end is lost-bounded (see below)
+#   rates.dat     the same space separated (NaN for empty), one gnuplot
+#                 data block (index) per variant, variants in order of
+#                 first appearance
 #   curve.dat     per variant (one block each) the line through the
 #                 medians of delivered vs offered, interpolated linearly in
 #                 the data so it stays under y = x on a log offered axis
@@ -18,7 +29,15 @@
 #                 offered and delivered rate and the receiver's CPU share
 #                 (the definitions of lab/summarize.awk)
 #   meta.gp       for gnuplot: the variants, the column numbers of
-#                 rates.dat and overload.dat, axis hints
+#                 rates.dat, overload.dat and tradeoff.dat, axis hints
+#   tradeoff.dat  (latency=1) one row per variant at its highest overload:
+#                 probe p99 and delivered rate with their CIs, probe p50
+#                 and loss (columns in meta.gp)
+# A probe percentile is lost-bounded when it falls among the lost probes
+# (listed in probe_lost_bounded): the value is the timeout, a lower bound.
+# Lost probes rank above every received one, so over the repetitions the
+# bounded values sort last: a median or CI end taken from them is a lower
+# bound too.
 # The highest overload is rate_target 0 (unlimited) if measured, else the
 # highest target; rates sort by target the same way.  Columns are read by
 # header name, so columns added to points.csv do not matter.
@@ -36,16 +55,10 @@ BEGIN {
 		src[i] = p[2]
 		mi[p[1]] = i
 	}
+	if (latency)
+		lat_metrics()
 	no = split("cpu_user cpu_system cpu_softirq cpu_irq cpu_idle cpu_steal " \
 		"recv_cpu ksoftirqd_cpu napi_cpu", ov, " ")
-}
-
-# a number without needless digits: 12, 12.5, 12.25
-function num(x,    s) {
-	s = sprintf("%.2f", x)
-	sub(/0+$/, "", s)
-	sub(/\.$/, "", s)
-	return s == "-0" ? "0" : s
 }
 
 NR == 1 {
@@ -71,27 +84,53 @@ NR == 1 {
 	target[rank] = t
 	k = ++cnt[v, rank]
 	for (i = 1; i <= nm; i++)
-		val[v, rank, i, k] = $c[src[i]] + 0
+		val[v, rank, i, k] = lat[i] && $c[src[i]] == "" ? "" : $c[src[i]] + 0
+	if (latency)
+		lat_bounded(v, rank, k, $c["probe_lost_bounded"])
 	if (!((v, rep) in mlfrr)) {
 		reps[v, ++nrep[v]] = rep
 		mlfrr[v, rep] = 0
 	}
 	# MLFRR (lab/summarize.awk): highest offered rate with < 1 % loss
 	o = $c["offered_pps"] + 0
-	d = $c["delivered_pps"] + 0
-	if (o > 0 && 100 * d > 99 * o && o > mlfrr[v, rep])
+	if (lossfree($c["loss_pct"]) && o > mlfrr[v, rep])
 		mlfrr[v, rep] = o
 }
 
-# median of metric i of (v, rank); sets ci_lo, ci_hi, ci_cov, st_n
-function stat(v, rank, i,    a, k, n, m) {
-	n = cnt[v, rank]
-	for (k = 1; k <= n; k++)
-		a[k] = val[v, rank, i, k]
+# median of metric i of (v, rank) over the repetitions that have it
+# (empty if none); sets ci_lo, ci_hi, ci_cov, st_n and, for the probe's
+# percentiles, st_b, ci_lo_b, ci_hi_b (1: lost-bounded, see above)
+function stat(v, rank, i,    a, k, n, m, nb, tmin, u) {
+	n = 0
+	nb = 0
+	for (k = 1; k <= cnt[v, rank]; k++) {
+		if (val[v, rank, i, k] == "")
+			continue
+		a[++n] = val[v, rank, i, k]
+		if (bnd[v, rank, i, k] && (!nb++ || a[n] < tmin))
+			tmin = a[n]
+	}
+	st_n = n
+	st_b = ci_lo_b = ci_hi_b = 0
+	if (n == 0) {
+		ci_lo = ci_hi = ""
+		ci_cov = 0
+		return ""
+	}
 	m = median(a, n)
 	median_ci(a, n)
-	st_n = n
+	if (nb > 0) {
+		u = n % 2 ? (n + 1) / 2 : n / 2 + 1
+		st_b = u > n - nb
+		ci_lo_b = ci_lo >= tmin
+		ci_hi_b = ci_hi >= tmin
+	}
 	return m
+}
+
+# a value of rates.csv: empty stays empty
+function vnum(x) {
+	return x == "" ? "" : num(x)
 }
 
 function sorted_ranks(v,    a, k) {
@@ -103,10 +142,22 @@ function sorted_ranks(v,    a, k) {
 	top[v] = a[nr[v]]
 }
 
-function write_rates(    i, j, k, v, rank, m, hdr, row, sep) {
+function write_rates(    i, j, k, v, rank, m, hdr, row, nf, fld, drow, cov) {
 	hdr = "variant,rate_target,n,ci_coverage"
-	for (i = 1; i <= nm; i++)
+	ncol = 4
+	for (i = 1; i <= nm; i++) {
 		hdr = hdr "," met[i] "," met[i] "_lo," met[i] "_hi"
+		colno[met[i]] = ncol + 1
+		ncol += 3
+		if (lat[i]) {
+			hdr = hdr "," met[i] "_n"
+			ncol++
+		}
+		if (bname[i] != "") {
+			hdr = hdr "," met[i] "_b," met[i] "_lo_b," met[i] "_hi_b"
+			ncol += 3
+		}
+	}
 	print hdr > (out "/rates.csv")
 	print "# " hdr > (out "/rates.dat")
 	for (j = 1; j <= nv; j++) {
@@ -119,7 +170,15 @@ function write_rates(    i, j, k, v, rank, m, hdr, row, sep) {
 			row = ""
 			for (i = 1; i <= nm; i++) {
 				m = stat(v, rank, i)
-				row = row "," num(m) "," num(ci_lo) "," num(ci_hi)
+				if (i == 1)
+					cov = ci_cov
+				row = row "," vnum(m) "," vnum(ci_lo) "," vnum(ci_hi)
+				if (lat[i])
+					row = row "," st_n
+				if (bname[i] != "")
+					row = row "," st_b "," ci_lo_b "," ci_hi_b
+				if (lat[i] && m != "")
+					lat_range(met[i], ci_lo, ci_hi)
 				if (i == mi["offered"])
 					offered_lo_min = offered_lo_min == "" || ci_lo < offered_lo_min ? ci_lo : offered_lo_min
 				if (i == mi["offered"] && target[rank] == 0)
@@ -131,10 +190,13 @@ function write_rates(    i, j, k, v, rank, m, hdr, row, sep) {
 				if (met[i] ~ /drop|err/ && ci_hi > ymax_drops)
 					ymax_drops = ci_hi
 			}
-			row = v "," target[rank] "," st_n "," num(ci_cov) row
+			row = v "," target[rank] "," cnt[v, rank] "," num(cov) row
 			print row > (out "/rates.csv")
-			gsub(/,/, " ", row)
-			print row > (out "/rates.dat")
+			nf = split(row, fld, ",")
+			drow = fld[1]
+			for (i = 2; i <= nf; i++)
+				drow = drow " " (fld[i] == "" ? "NaN" : fld[i])
+			print drow > (out "/rates.dat")
 		}
 	}
 }
@@ -217,7 +279,7 @@ function styles(    fixed, i, s, nxt, n) {
 	return s
 }
 
-function write_meta(    f, i, vl) {
+function write_meta(    f, i, k, vl) {
 	f = out "/meta.gp"
 	for (i = 1; i <= nv; i++)
 		vl = vl (i > 1 ? " " : "") order[i]
@@ -229,12 +291,23 @@ function write_meta(    f, i, vl) {
 	printf "ymax_delivered = %s\n", num(ymax_delivered > 0 ? ymax_delivered : 1) > f
 	printf "ymax_drops = %s\n", num(ymax_drops > 0 ? ymax_drops : 1) > f
 	printf "# rates.dat columns\nc_variant = 1\nc_rate_target = 2\nc_n = 3\n" > f
-	for (i = 1; i <= nm; i++)
-		printf "c_%s = %d\nc_%s_lo = %d\nc_%s_hi = %d\n", met[i], 2 + 3 * i,
-			met[i], 3 + 3 * i, met[i], 4 + 3 * i > f
+	for (i = 1; i <= nm; i++) {
+		k = colno[met[i]]
+		printf "c_%s = %d\nc_%s_lo = %d\nc_%s_hi = %d\n", met[i], k,
+			met[i], k + 1, met[i], k + 2 > f
+		k += 3
+		if (lat[i])
+			printf "c_%s_n = %d\n", met[i], k++ > f
+		if (bname[i] != "")
+			printf "c_%s_b = %d\nc_%s_lo_b = %d\nc_%s_hi_b = %d\n", met[i], k,
+				met[i], k + 1, met[i], k + 2 > f
+	}
 	printf "# overload.dat columns\n" > f
 	for (i = 1; i <= no; i++)
 		printf "o_%s = %d\n", ov[i], i + 1 > f
+	printf "latency = %d\n", latency > f
+	if (latency)
+		lat_meta(f)
 }
 
 END {
@@ -244,5 +317,7 @@ END {
 	write_curve()
 	write_overload()
 	write_summary()
+	if (latency)
+		write_tradeoff()
 	write_meta()
 }

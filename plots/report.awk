@@ -4,9 +4,11 @@
 #   claims.tsv               (plots/claims.awk)
 #   params.tsv               (plots/json.awk of params.json)
 # Variables: kernel (e.g. "Linux 6.12.118"), points (number of rows of
-# points.csv).
+# points.csv), latency (1: the run has the latency probes' columns).
+# The latency section is plots/report-latency.awk's.
 #
-#   awk -v kernel=... -v points=N -f plots/fmt.awk -f plots/report.awk \
+#   awk -v kernel=... -v points=N -v latency=1 -f plots/fmt.awk \
+#       -f plots/report.awk -f plots/report-latency.awk \
 #       summary.csv rates.csv claims.tsv params.tsv
 
 FNR == 1 { f++ }
@@ -91,10 +93,6 @@ function header(    i, vl) {
 		P["host_kernel"], points, P["rates"], P["reps"]
 }
 
-function accel_name(a) {
-	return a == "tcg" ? "TCG (emulated CPU)" : a == "kvm" ? "KVM" : "an unknown accelerator"
-}
-
 function summary(    i, n) {
 	print "## Summary\n"
 	print "| Variant | MLFRR (pps) | Max overload | Delivered at max overload (pps) | Receiver CPU at max overload (%) |"
@@ -130,7 +128,13 @@ function claims(    i, a) {
 	print "Verdicts are computed from the medians and intervals above by plots/claims.awk: " \
 	      "Dumazet: reproduced if ksoftirqd-fix delivers ≥ 2× vanilla with disjoint intervals " \
 	      "and a receiver/ksoftirqd split within 35–65 %; Abeni: threaded-napi at max overload " \
-	      "≥ 80 % of its own peak; Mogul & Ramakrishnan: vanilla at max overload < 50 % of its peak.\n"
+	      "≥ 80 % of its own peak; Mogul & Ramakrishnan: vanilla at max overload < 50 % of its peak; " \
+	      "the v6.5 revert: reproduced if ksoftirqd-fix's probe p99 at max overload is above both " \
+	      "vanilla's and threaded-napi's with disjoint intervals (a lost-bounded p99 ranks above a " \
+	      "measured one; when both are lost-bounded the probe loss decides, again with disjoint " \
+	      "intervals) and threaded-napi's delivered rate at max overload is at least ksoftirqd-fix's " \
+	      "lower bound; partly if one of the two halves holds; inconclusive if neither does and one " \
+	      "repetition leaves the p99s without intervals.\n"
 }
 
 function plot(file, alt, text) {
@@ -196,6 +200,7 @@ function params(    i, j, line, sep) {
 END {
 	header()
 	summary()
+	latency_section()
 	claims()
 	plots()
 	points_table()

@@ -2,13 +2,15 @@
 # Checks points.csv before anything is plotted; on the first problem
 # prints one line saying what is wrong and exits 1.
 #
-#   awk -v need="col col ..." -f plots/validate.awk points.csv
+#   awk -v need="col col ..." [-v blank="col ..."] -f plots/validate.awk points.csv
 #
 # Columns are found by header name: extra columns (anywhere) are fine, a
 # missing required one is not (an older or different format).  Every row
 # must have as many fields as the header, the required columns must be
-# numbers (except variant) and a (variant, rep, rate_target) point
-# appears once.  plots/plot checks the trailing newline itself.
+# numbers (except variant, and probe_lost_bounded: "none" or names like
+# p99+p999+max), the ones in blank may also be empty (not measured at
+# that point), and a (variant, rep, rate_target) point appears once.
+# plots/plot checks the trailing newline itself.
 
 BEGIN { FS = ","; bad = "" }
 
@@ -23,6 +25,9 @@ NR == 1 {
 	for (i = 1; i <= NF; i++)
 		col[$i] = i
 	nn = split(need, req, " ")
+	nb = split(blank, bl, " ")
+	for (i = 1; i <= nb; i++)
+		may_be_empty[bl[i]] = 1
 	miss = ""
 	for (i = 1; i <= nn; i++)
 		if (!(req[i] in col))
@@ -40,6 +45,11 @@ NR == 1 {
 		if (req[i] == "variant") {
 			if (x !~ /^[A-Za-z0-9_.+-]+$/)
 				fail("line " NR ": bad variant name '" x "'")
+		} else if (req[i] == "probe_lost_bounded") {
+			if (x !~ /^(none|(p50|p90|p99|p999|max)(\+(p50|p90|p99|p999|max))*)$/)
+				fail("line " NR ": probe_lost_bounded is '" x "', not 'none' or e.g. 'p99+p999+max'")
+		} else if (x == "" && (req[i] in may_be_empty)) {
+			continue
 		} else if (x !~ /^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/)
 			fail("line " NR ": " req[i] " is '" x "', not a number")
 	}

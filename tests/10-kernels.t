@@ -7,7 +7,11 @@ set -u
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/tests/lib.sh"
 
-TREE=$LAB_BUILD/linux
+# each variant's branch lives in its own work tree
+vtree()
+{
+	echo "$LAB_BUILD/v/$1"
+}
 
 patch_ids_of_series()
 {
@@ -24,8 +28,8 @@ patch_ids_of_branch()
 {
 	local c
 
-	for c in $(git -C "$TREE" rev-list --reverse "base..$1"); do
-		git -C "$TREE" show "$c" | git patch-id --stable | cut -d' ' -f1
+	for c in $(git -C "$(vtree "$1")" rev-list --reverse "base..$1"); do
+		git -C "$(vtree "$1")" show "$c" | git patch-id --stable | cut -d' ' -f1
 	done
 }
 
@@ -38,7 +42,8 @@ branch_is_series()
 	have=$(patch_ids_of_branch "$1")
 	printf 'want:\n%s\nhave:\n%s\n' "$want" "$have" >>"$T_LOG"
 	[ "$want" = "$have" ] &&
-		[ "$(git -C "$TREE" rev-list --count "base..$1")" = "$(printf '%s' "$want" | grep -c .)" ]
+		[ "$(git -C "$(vtree "$1")" rev-list --count "base..$1")" = "$(printf '%s' "$want" | grep -c .)" ] &&
+		[ "$(git -C "$(vtree "$1")" symbolic-ref --short HEAD)" = "$1" ]
 }
 
 kernel_ok()
@@ -75,7 +80,9 @@ for v in $(known_variants); do
 	check "$v: branch is base + exactly the commits of its series" branch_is_series "$v"
 done
 check "vanilla: no commit on top of the pristine tree" \
-	test "$(git -C "$TREE" rev-list --count base..vanilla)" = 0
+	test "$(git -C "$(vtree vanilla)" rev-parse vanilla)" = "$(git -C "$LAB_BUILD/linux" rev-parse base)"
+check "the pristine tree stays on base, unmodified" \
+	test -z "$(git -C "$LAB_BUILD/linux" status --porcelain -uno)"
 check "every variant has the same config" \
 	test "$(for v in $(known_variants); do sed -n 's/^config_hash=//p' "$LAB_BUILD/kernels/$v/info"; done | sort -u | wc -l)" = 1
 
@@ -119,3 +126,11 @@ printf 'vanilla\nbroken\t%s\n' "$tmp/series-broken" >"$tmp/variants"
 refuse "a patch that does not apply stops the build with its name" \
 	"broken: patch .*0001-broken.patch does not apply" \
 	env LAB_VARIANTS_FILE="$tmp/variants" "$LAB_TOP/lab/kernel/build" broken
+check "a failed variant leaves no branch behind" \
+	bash -c "! git -C '$LAB_BUILD/v/broken' rev-parse -q --verify refs/heads/broken"
+rm -rf "$LAB_BUILD/v/broken" "$LAB_BUILD/kernels/broken"
+
+# Each variant's work tree shares the pristine files by hard link; the
+# files its patches change are its own.
+check "variant work trees do not write through to the pristine tree" \
+	bash -c "git -C '$LAB_BUILD/linux' diff --quiet base && ! cmp -s '$LAB_BUILD/linux/kernel/softirq.c' '$LAB_BUILD/v/ksoftirqd-fix/kernel/softirq.c'"

@@ -30,7 +30,7 @@ num()
 	echo "num $1 $2 $3" >>"$T_LOG"
 	awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN {
 		if (a == "" || b == "") exit 1
-		r = op == "<" ? a < b : op == "<=" ? a <= b : op == ">" ? a > b : a >= b
+		r = op == "<" ? a < b : op == "<=" ? a <= b : op == ">" ? a > b : op == "=" ? a == b : a >= b
 		exit !r }'
 }
 
@@ -85,6 +85,25 @@ check "ksoftirqd-fix: ksoftirqd/0 takes the softirq work under overload (>= 10 %
 	num "$(val ksoftirqd-fix 0 ksoftirqd_cpu)" ">=" 10
 check "ksoftirqd-fix: ksoftirqd/0 CPU rises above vanilla's" \
 	num "$(val ksoftirqd-fix 0 ksoftirqd_cpu)" ">" "$(val vanilla 0 ksoftirqd_cpu)"
+
+# The administrator's choice is a choice: threaded-napi booted with
+# napi_threaded=0 after its own napi_threaded=1 (the last one wins) must
+# look like vanilla: no napi thread, NET_RX softirqs carry the receive work.
+OFF=$RUN-off
+rm -rf "$OFF"
+check "lab/run: threaded-napi with napi_threaded=0 appended" \
+	"$LAB_TOP/lab/run" -v threaded-napi --cmdline napi_threaded=0 -r 0 \
+	-n 1 -W 1 -w 3 -o "$OFF"
+check "threaded-napi, parameter off: boots with threaded=0 and no napi thread" \
+	bash -c "grep -a 'lab: boot release' '$OFF/guests/threaded-napi-r1/console.log' | tr -d '\r' | grep -q 'threaded=0 napi_threads=\$'"
+off_val()
+{
+	csv=$OFF/points.csv val threaded-napi 0 "$1"
+}
+check "threaded-napi, parameter off: no napi thread during the flood" \
+	num "$(off_val napi_threads)" "=" 0
+check "threaded-napi, parameter off: NET_RX softirqs run like vanilla's (> 10 % of its rate)" \
+	num "$(off_val net_rx_softirq_ps)" ">" "$(awk -v x="$(val vanilla 0 net_rx_softirq_ps)" 'BEGIN { print x / 10 }')"
 
 # Cleanup: no netns, no private libvirtd, no QEMU of ours.
 check "cleanup: lab netns removed" bash -c "! ip netns list | grep -qw '$LAB_NS'"

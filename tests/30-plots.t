@@ -1,19 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # plots/plot on a results directory: the short real run of tests/20-lab.t
-# if there is one, else the recorded sample in tests/fixtures/run-sample.
-# Plots are valid PNG/SVG, a rerun is byte-identical, the report's numbers
-# are the CSV's (recomputed here, independently), every claim has a
-# verdict, the claim rules hold on hand-made inputs, and bad results
+# if there is one in the current format (lab/point.awk's header), else the
+# recorded sample in tests/fixtures/run-sample.  Plots are valid PNG/SVG,
+# a rerun is byte-identical, the report's numbers (latency too) are the
+# CSV's (recomputed here, independently), every claim has a verdict (the
+# rules themselves: tests/31-claims.t), a run without the latency columns
+# gets the other plots and a report saying so, and bad results
 # directories are refused with nothing written.  Works on copies only.
 set -u
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/tests/lib.sh"
 
 PLOT=$LAB_TOP/plots/plot
-FIGS="livelock user-share cpu-breakdown drops"
+OLD_FIGS="livelock user-share cpu-breakdown drops"
+FIGS="$OLD_FIGS latency tradeoff"
 SRC=$LAB_BUILD/test-runs/e2e
-[ -s "$SRC/points.csv" ] || SRC=$LAB_TOP/tests/fixtures/run-sample
+if [ ! -s "$SRC/points.csv" ]; then
+	SRC=$LAB_TOP/tests/fixtures/run-sample
+elif [ "$(head -1 "$SRC/points.csv")" != "$(awk -v header=1 -f "$LAB_TOP/lab/snapshot.awk" -f "$LAB_TOP/lab/point.awk")" ]; then
+	echo "${SRC#"$LAB_TOP"/} is of an older format (rerun tests/20-lab.t): using the fixture"
+	SRC=$LAB_TOP/tests/fixtures/run-sample
+fi
 echo "results: ${SRC#"$LAB_TOP"/}"
 
 TMP=$(mktemp -d)
@@ -52,12 +60,13 @@ nothing_written()
 		-o -name '.plot.*' \) 2>/dev/null)" ]
 }
 
-# cell <report> <variant> <column>: a cell of the summary table
+# cell <report> <variant> <column> [<section>]: a cell of the summary
+# table, or of the first table under the heading <section> (a regex)
 cell()
 {
-	awk -F'|' -v v="$2" -v n="$3" '
-		/^## / { sec = $0 }
-		sec == "## Summary" { x = $2; gsub(/ /, "", x); if (x == v) { print $(n + 1); exit } }' "$1"
+	awk -F'|' -v v="$2" -v n="$3" -v s="${4:-^## Summary$}" '
+		/^##/ { sec = $0 }
+		sec ~ s { x = $2; gsub(/ /, "", x); if (x == v) { print $(n + 1); exit } }' "$1"
 }
 
 # first number of a cell ("2,939 [2,610–3,041], ..." -> 2939), and lo, hi
@@ -187,114 +196,88 @@ if grep -q '^[^,]*,vanilla,' "$RUN/points.csv"; then
 		bash -c "[ -n '$want' ] && $(declare -f claims_row); claims_row '$RUN/report.md' Mogul | grep -qF '**$want'"
 fi
 
-# The claim rules on hand-made medians (columns shuffled: read by name).
-claims()
+
+# ---- latency: the report's numbers against the CSV ----
+lat_cell() { cell "$@" '^### At each variant'; }
+# "≥ 1,000,000 [...]" -> "1000000 1"; "12,665 [...]" -> "12665 0"
+lat_value() { sed 's/^ *//; s/^\(≥\)\{0,1\} *\([0-9.,]*\).*/\2 \1/; s/,//g; s/ ≥$/ 1/; s/ $/ 0/'; }
+# lat_median <csv> <variant> <target> <column> <printf format> [<percentile>]:
+# the median by sort, printed as the report rounds it, and 1 if it is
+# lost-bounded (the upper middle value is); with -v mm=1 the min and max
+lat_median()
 {
-	awk -v accel="${ACCEL:-tcg}" -f "$LAB_TOP/lab/stats.awk" -f "$LAB_TOP/plots/fmt.awk" \
-		-f "$LAB_TOP/plots/claims.awk" "$TMP/rates.csv"
+	awk -F, -v v="$2" -v r="$3" -v col="$4" -v q="${6:-}" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["variant"] == v && $c["rate_target"] == r && $c[col] != "" {
+			print $c[col], (q != "" && index("+" $c["probe_lost_bounded"] "+", "+" q "+") ? 1 : 0) }' "$1" |
+		sort -k1,1n -k2,2n | awk -v f="$5" -v mm="${MM:-0}" '{ x[NR] = $1; b[NR] = $2 } END {
+			u = NR % 2 ? (NR + 1) / 2 : NR / 2 + 1
+			if (mm) printf f " " f "\n", x[1], x[NR]
+			else if (NR) printf f " %d\n", (NR % 2 ? x[u] : (x[u - 1] + x[u]) / 2), b[u] }'
 }
-# rates.csv from lines on stdin: variant target delivered lo hi recv ksoftirqd
-rates()
-{
-	echo "napi_cpu,delivered_hi,variant,n,rate_target,ci_coverage,offered,tap_drop,delivered,delivered_lo,recv_cpu,ksoftirqd_cpu"
-	while read -r v t d lo hi r k; do
-		[ -n "$v" ] || continue
-		echo "0,$hi,$v,3,$t,0.75,$([ "$t" = 0 ] && echo 400000 || echo "$t"),0,$d,$lo,$r,$k"
+for v in $(csv_col "$RUN/points.csv" variant | awk '!s[$0]++'); do
+	t=$(top_target "$RUN/points.csv" "$v")
+	for m in 2:probe_p50_us:p50 3:probe_p99_us:p99 4:probe_p999_us:p999 5:probe_loss_pct: \
+		6:tlat_p50_us: 7:tlat_p99_us: 8:tlat_max_us:; do
+		IFS=: read -r n col q <<<"$m"
+		f=%.0f; [ "$n" != 5 ] || f=%.1f
+		check "report: $v $col at max overload = median by sort (≥ where lost-bounded)" test \
+			"$(lat_cell "$RUN/report.md" "$v" "$n" | lat_value)" = "$(lat_median "$RUN/points.csv" "$v" "$t" "$col" "$f" "$q")"
 	done
-}
-status() { claims | awk -F'\t' -v k="$1" '$1 == k { print $2 }'; }
-expect_status()
-{
-	local desc=$1 id=$2 want=$3 have
+	[ "$(sumval "$TMP/summary.csv" "$v" reps)" -ge 2 ] && [ "$(sumval "$TMP/summary.csv" "$v" reps)" -le 8 ] &&
+		check "report: $v probe loss CI = min–max of the repetitions" test \
+			"$(lat_cell "$RUN/report.md" "$v" 5 | sed 's/^[^[]*\[\([0-9.]*\)–\([0-9.]*\)\].*/\1 \2/')" = \
+			"$(MM=1 lat_median "$RUN/points.csv" "$v" "$t" probe_loss_pct %.1f)"
+done
+check "report: latency section says what a lost-bounded value is" grep -q 'marked ≥, a lower bound' "$RUN/report.md"
+check "report: the revert claim has a row with a verdict" \
+	bash -c "$(declare -f claims_row); claims_row '$RUN/report.md' d15121be7485 | grep -qE '$VERDICT'"
 
-	have=$(status "$id")
-	printf '%s: want [%s] have [%s]\n' "$desc" "$want" "$have" >>"$T_LOG"
-	t_result "$([ "$want" = "$have" ] && echo 0 || echo 1)" "$desc"
-}
-base_rates="vanilla 10000 10000 9900 10100 8 0
-ksoftirqd-fix 10000 10000 9900 10100 8 0
-threaded-napi 10000 10000 9900 10100 8 0"
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-vanilla 0 2000 1800 2200 2 1
-ksoftirqd-fix 0 40000 38000 42000 48 47
-threaded-napi 0 9000 8500 9500 50 0
-EOF_
-expect_status "claims: fix 20x vanilla, disjoint CIs, 51/49 split -> Dumazet reproduced" dumazet reproduced
-expect_status "claims: threaded-napi at 90 % of peak -> Abeni reproduced" abeni reproduced
-expect_status "claims: vanilla at 20 % of peak -> Mogul reproduced (livelock)" mogul reproduced
-# claim_says <id> <pattern> [<pattern not to match>]
-claim_says()
-{
-	local line
 
-	line=$(claims | grep "^$1	")
-	printf '%s\n' "$line" >>"$T_LOG"
-	printf '%s\n' "$line" | grep -q -- "$2" || return 1
-	[ -z "${3:-}" ] || ! printf '%s\n' "$line" | grep -q -- "$3"
+# drop_cols <regex> <dir>: points.csv of SRC without the matching columns;
+# set_cell <dir> <column> <value>: with that value in the first point
+drop_cols()
+{
+	copy_run "$2"
+	awk -F, -v re="$1" 'NR == 1 { for (i = 1; i <= NF; i++) keep[i] = $i !~ re }
+		{ s = ""; for (i = 1; i <= NF; i++) if (keep[i]) s = s (s == "" ? "" : ",") $i; print s }' \
+		"$SRC/points.csv" >"$2/points.csv"
 }
-check "claims: a TCG run explains why absolute rates differ" claim_says dumazet 'under TCG'
-ACCEL=kvm check "claims: a KVM run words it for KVM, not TCG" claim_says dumazet 'KVM guest' TCG
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-vanilla 0 6000 5000 7000 2 1
-ksoftirqd-fix 0 9000 8000 9500 80 10
-threaded-napi 0 6000 5500 6500 50 0
-EOF_
-expect_status "claims: fix 1.5x, 89/11 split -> Dumazet partly" dumazet partly
-check "claims: partly says the gain is too small" claim_says dumazet 'the gain is 1.5×, below 2×'
-check "claims: partly says the split is off" claim_says dumazet 'split is 89/11, outside 35–65'
-check "claims: partly says which part held" claim_says dumazet 'the direction holds' 'overlap'
-expect_status "claims: threaded-napi at 60 % of peak -> Abeni partly" abeni partly
-expect_status "claims: vanilla at 60 % of peak -> Mogul partly" mogul partly
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-vanilla 0 20000 19000 21000 30 1
-ksoftirqd-fix 0 30000 29000 31000 48 47
-EOF_
-expect_status "claims: fix 1.5x, CIs disjoint, 50/50 split -> Dumazet partly (gain)" dumazet partly
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-vanilla 0 2000 1800 2200 2 1
-ksoftirqd-fix 0 40000 38000 42000 85 10
-EOF_
-expect_status "claims: fix 20x, CIs disjoint, 89/11 split -> Dumazet partly (split)" dumazet partly
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-vanilla 0 30000 29000 31000 40 1
-ksoftirqd-fix 0 40000 25000 45000 50 45
-threaded-napi 0 3000 2500 3500 50 0
-EOF_
-expect_status "claims: overlapping CIs -> Dumazet partly, not reproduced" dumazet partly
-expect_status "claims: threaded-napi at 30 % of peak -> Abeni not reproduced" abeni not-reproduced
-rates >"$TMP/rates.csv" <<EOF_
-vanilla 10000 10000 9900 10100 8 0
-ksoftirqd-fix 10000 10000 9900 10100 8 0
-vanilla 0 9500 9000 9800 60 1
-ksoftirqd-fix 0 9000 8800 9300 50 45
-EOF_
-expect_status "claims: fix below vanilla -> Dumazet not reproduced" dumazet not-reproduced
-expect_status "claims: vanilla at 95 % of peak -> Mogul: no livelock" mogul not-reproduced
-expect_status "claims: no threaded-napi -> Abeni not measured" abeni not-measured
-check "claims: 'not measured in this run' in words" claim_says abeni 'not measured in this run'
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-vanilla 0 2000 1800 2200 2 1
-ksoftirqd-fix 0 40000 38000 42000 48 47
-EOF_
-expect_status "claims: threaded-napi at one rate only -> Abeni inconclusive" abeni inconclusive
-rates >"$TMP/rates.csv" <<EOF_
-vanilla 0 2000 1800 2200 2 1
-EOF_
-expect_status "claims: no ksoftirqd-fix -> Dumazet not measured" dumazet not-measured
-expect_status "claims: vanilla at one rate only -> Mogul inconclusive" mogul inconclusive
+set_cell()
+{
+	copy_run "$1"
+	awk -F, -v OFS=, -v k="$2" -v x="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		NR == 2 { $c[k] = x } { print }' "$SRC/points.csv" >"$1/points.csv"
+}
+# ---- an older format: no latency columns -> the other plots, report says so ----
+O=$TMP/no-latency
+drop_cols '^(probe_|tlat_|responder_cpu$)' "$O"
+check "no latency columns: plots/plot succeeds" "$PLOT" "$O"
+for f in $OLD_FIGS; do
+	check "no latency columns: $f.png and .svg written" eval "is_png '$O/$f.png' && is_svg '$O/$f.svg'"
+done
+check "no latency columns: no latency or tradeoff plot" \
+	test -z "$(find "$O" -name 'latency.*' -o -name 'tradeoff.*')"
+check "no latency columns: report says latency was not measured" \
+	grep -q '^Latency was not measured in this run' "$O/report.md"
+check "no latency columns: revert claim not measured" \
+	bash -c "$(declare -f claims_row); claims_row '$O/report.md' d15121be7485 | grep -qF '**Not measured in this run'"
+check "no latency columns: summary unchanged" \
+	bash -c "diff <(sed -n '/^## Summary/,/^## Latency/p' '$RUN/report.md') <(sed -n '/^## Summary/,/^## Latency/p' '$O/report.md')"
+sha256sum "$O"/*.png "$O"/*.svg "$O/report.md" >"$TMP/sums-old"
+"$PLOT" "$O" 2>>"$T_LOG"
+check "no latency columns: rerun byte-identical" sha256sum --quiet -c "$TMP/sums-old"
+
+# an empty timer percentile (no samples at a point) is allowed and counted
+set_cell "$TMP/blank-timer" tlat_p99_us ""
+check "an empty timer percentile is accepted" "$PLOT" "$TMP/blank-timer"
 
 # ---- later formats: extra columns at the end are fine ----
 X=$TMP/extra
 copy_run "$X"
 awk -F, 'NR == 1 { print $0 ",rr_p50_us,rr_p99_us,timer_max_us"; next } { print $0 ",12,40,300" }' \
 	"$SRC/points.csv" >"$X/points.csv"
-check "extra trailing columns (latency) are accepted" "$PLOT" "$X"
+check "extra trailing columns (a later format) are accepted" "$PLOT" "$X"
 check "extra columns do not change the report's numbers" \
 	bash -c "diff <(sed -n '/^## Summary/,/^## Plots/p' '$RUN/report.md') <(sed -n '/^## Summary/,/^## Plots/p' '$X/report.md')"
 
@@ -322,6 +305,12 @@ bad_case truncated-nl "has [0-9]+ fields, the header has"
 copy_run "$TMP/bad-older-format"
 sed -i '1s/delivered_pps/delivered/' "$TMP/bad-older-format/points.csv"
 bad_case older-format "lacks required column.*delivered_pps"
+drop_cols '^probe_p99_us$' "$TMP/bad-some-latency"
+bad_case some-latency "has some latency columns but lacks probe_p99_us"
+drop_cols '^(probe_|tlat_|responder_cpu$|flood_sent_total$|loss_pct$)' "$TMP/bad-pre-latency"
+bad_case pre-latency "lacks required column.*loss_pct"
+set_cell "$TMP/bad-bounded" probe_lost_bounded p98
+bad_case bounded "probe_lost_bounded is 'p98'"
 copy_run "$TMP/bad-header-only"
 head -1 "$SRC/points.csv" >"$TMP/bad-header-only/points.csv"
 bad_case header-only "no points"

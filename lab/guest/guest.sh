@@ -82,12 +82,13 @@ netns_check_isolated()
 	[ -z "$routes" ] || die "netns $LAB_NS has routes out: $routes"
 }
 
-# Host-side counters of the tap, read inside the netns.
+# Host-side counters of the tap, read inside the netns, with the host
+# time (ns) they were read at.
 tap_counters()
 {
 	local s=/sys/class/net/$LAB_TAP/statistics
 
-	in_ns sh -c "echo tap_tx_packets=\$(cat $s/tx_packets) tap_tx_dropped=\$(cat $s/tx_dropped)"
+	in_ns sh -c "echo t_ns=\$(date +%s%N) tap_tx_packets=\$(cat $s/tx_packets) tap_tx_dropped=\$(cat $s/tx_dropped)"
 }
 
 # ---- libvirt -------------------------------------------------------------
@@ -153,7 +154,7 @@ libvirtd_start()
 	libvirtd_kill_stale
 	libvirtd_write_config
 	defer libvirtd_stop
-	in_ns unshare -m sh -c '
+	( without_locks in_ns unshare -m sh -c '
 		set -e
 		lv=$1
 		mount --make-rprivate /
@@ -174,7 +175,7 @@ libvirtd_start()
 			done
 		fi
 		exec libvirtd --daemon --pid-file "$lv/libvirtd.pid"
-	' sh "$LAB_LV" >"$LAB_LV/start.log" 2>&1 ||
+	' sh "$LAB_LV" ) >"$LAB_LV/start.log" 2>&1 ||
 		{ cat "$LAB_LV/start.log" >&2; die "libvirtd failed to start"; }
 	for i in $(seq 50); do
 		lab_virsh version >/dev/null 2>&1 && return 0
@@ -246,24 +247,31 @@ helper_cpuset()
 	fi
 }
 
-# domain_xml <name> <kernel> <initrd> <cmdline> <accel> <rundir>
+# domain_xml <name> <kernel> <initrd> <cmdline> <accel> <rundir> [vcpus]
+# One vCPU (the default) sits on the last host core; with more, vCPU i is
+# pinned to host core i mod (host cores) (lab/tx).
 domain_xml()
 {
-	local name=$1 kernel=$2 initrd=$3 cmdline=$4 accel=$5 dir=$6
-	local type=qemu cpu="<cpu mode='maximum'/>" tune=""
+	local name=$1 kernel=$2 initrd=$3 cmdline=$4 accel=$5 dir=$6 vcpus=${7:-1}
+	local type=qemu cpu="<cpu mode='maximum'/>" tune="" pins="" i
 
 	if [ "$accel" = kvm ]; then
 		type=kvm
 		cpu="<cpu mode='host-passthrough'/>"
 	fi
-	if [ "$(host_cpus)" -ge 2 ]; then
+	if [ "$vcpus" -gt 1 ]; then
+		for ((i = 0; i < vcpus; i++)); do
+			pins="$pins<vcpupin vcpu='$i' cpuset='$((i % $(host_cpus)))'/>"
+		done
+		tune="<cputune>$pins<emulatorpin cpuset='$(helper_cpuset)'/></cputune>"
+	elif [ "$(host_cpus)" -ge 2 ]; then
 		tune="<cputune><vcpupin vcpu='0' cpuset='$(vcpu_cpuset)'/><emulatorpin cpuset='$(helper_cpuset)'/></cputune>"
 	fi
 	cat <<XML
 <domain type='$type'>
   <name>$name</name>
   <memory unit='MiB'>256</memory>
-  <vcpu placement='static'>1</vcpu>
+  <vcpu placement='static'>$vcpus</vcpu>
   $tune
   <os>
     <type arch='x86_64' machine='pc'>hvm</type>

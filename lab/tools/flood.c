@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "guard.h"
+#include "udpsock.h"
 #include "util.h"
 
 #define FLOOD_PAYLOAD_MAX	1472	/* 1500 MTU - IPv4 - UDP headers */
@@ -35,13 +36,6 @@ static uint64_t cfg_duration_ns;
 static int cfg_batch = 32;
 static const char *cfg_allowlist;
 
-static volatile sig_atomic_t interrupted;
-
-static void sig_handler(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 static void usage(void)
 {
@@ -112,36 +106,11 @@ static void parse_opts(int argc, char **argv)
 
 static void setup_signals(void)
 {
-	struct sigaction sa = { .sa_handler = sig_handler };
 
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
-		error(1, errno, "sigaction");
+	catch_stop_signals();
 }
 
-static int setup_socket(void)
-{
-	struct sockaddr_in addr = {
-		.sin_family = AF_INET,
-		.sin_port = htons(cfg_port),
-		.sin_addr = cfg_dest,
-	};
-	int fd;
 
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		error(1, errno, "socket");
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)))
-		error(1, errno, "connect %s:%d", cfg_dest_str, cfg_port);
-	return fd;
-}
-
-static bool send_error_is_soft(int err)
-{
-	/* Queues full, or ICMP errors queued on the connected socket. */
-	return err == ENOBUFS || err == EAGAIN || err == ECONNREFUSED ||
-	       err == EHOSTUNREACH;
-}
 
 static void do_flood(int fd)
 {
@@ -151,16 +120,12 @@ static void do_flood(int fd)
 	uint64_t rate_pps;
 	struct iovec iov;
 	int batch = cfg_batch;
-	int i, n;
+	int n;
 
-	for (i = 0; i < cfg_payload; i++)
-		payload[i] = 'a' + i % 26;
+	udp_fill_payload(payload, 0, cfg_payload);
 	iov.iov_base = payload;
 	iov.iov_len = cfg_payload;
-	for (i = 0; i < FLOOD_BATCH_MAX; i++) {
-		msgs[i].msg_hdr.msg_iov = &iov;
-		msgs[i].msg_hdr.msg_iovlen = 1;
-	}
+	udp_mmsg_init(msgs, FLOOD_BATCH_MAX, &iov);
 	if (cfg_rate) {
 		uint64_t per_ms = cfg_rate / 1000;
 
@@ -190,7 +155,7 @@ static void do_flood(int fd)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			if (!send_error_is_soft(errno))
+			if (!udp_send_error_is_soft(errno))
 				error(1, errno, "sendmmsg");
 			errors++;
 		} else {
@@ -218,7 +183,7 @@ int main(int argc, char **argv)
 	parse_opts(argc, argv);
 	guard_enforce(cfg_allowlist, cfg_dest, cfg_dest_str);
 	setup_signals();
-	fd = setup_socket();
+	fd = udp_connect(cfg_dest, cfg_port);
 	do_flood(fd);
 	close(fd);
 	return 0;

@@ -31,6 +31,7 @@
 
 #include "guard.h"
 #include "latstats.h"
+#include "udpsock.h"
 #include "util.h"
 
 #define PROBE_MIN_LEN	16	/* seq (u64) + send time (u64) */
@@ -51,7 +52,6 @@ static const char *cfg_allowlist;
 static const char *cfg_raw_path;
 static int cfg_payload = 32;
 
-static volatile sig_atomic_t interrupted;
 
 enum probe_state { PROBE_UNSENT, PROBE_PENDING, PROBE_RECEIVED, PROBE_LATE };
 
@@ -65,12 +65,6 @@ struct probes {
 };
 
 static unsigned char payload[PROBE_MAX_LEN];
-
-static void sig_handler(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 static void usage(void)
 {
@@ -156,12 +150,8 @@ static void parse_opts(int argc, char **argv)
 
 static void setup(struct probes *p)
 {
-	struct sigaction sa = { .sa_handler = sig_handler };
-	int i;
 
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
-		error(1, errno, "sigaction");
+	catch_stop_signals();
 	/* wake from ppoll() at the due time, not up to 50 us later */
 	prctl(PR_SET_TIMERSLACK, 1UL);
 
@@ -171,8 +161,7 @@ static void setup(struct probes *p)
 	if (!p->send_ns || !p->rtt_ns || !p->state)
 		error(1, errno, "calloc %llu probes",
 		      (unsigned long long)cfg_probes);
-	for (i = PROBE_MIN_LEN; i < PROBE_MAX_LEN; i++)
-		payload[i] = 'a' + i % 26;
+	udp_fill_payload((char *)payload, PROBE_MIN_LEN, PROBE_MAX_LEN);
 }
 
 static int setup_socket(void)

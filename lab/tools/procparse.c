@@ -407,3 +407,68 @@ int find_tasks_by_comm(const char *name, bool prefix, pid_t *pids, int max)
 	closedir(dir);
 	return n;
 }
+
+int parse_pid_schedinfo(const char *buf, struct sched_info_stat *st)
+{
+	const char *p = buf;
+
+	if (get_u64(&p, 10, &st->run_ns) || get_u64(&p, 10, &st->wait_ns) ||
+	    get_u64(&p, 10, &st->pcount))
+		return -1;
+	return 0;
+}
+
+int parse_pid_status_ctxt(const char *buf, struct ctxt_stat *st)
+{
+	const char *vol = find_row(buf, "voluntary_ctxt_switches:");
+	const char *nonvol = find_row(buf, "nonvoluntary_ctxt_switches:");
+
+	if (!vol || !nonvol || get_u64(&vol, 10, &st->voluntary) ||
+	    get_u64(&nonvol, 10, &st->nonvoluntary))
+		return -1;
+	return 0;
+}
+
+int read_pid_schedinfo(pid_t pid, struct sched_info_stat *st)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	return READ_AND_PARSE(path, false, parse_pid_schedinfo(proc_buf, st));
+}
+
+int read_pid_status_ctxt(pid_t pid, struct ctxt_stat *st)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	return READ_AND_PARSE(path, false, parse_pid_status_ctxt(proc_buf, st));
+}
+
+int read_process_run_ns(pid_t pid, uint64_t *run_ns, unsigned int *threads)
+{
+	char path[64];
+	struct dirent *de;
+	uint64_t ns;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	*run_ns = 0;
+	*threads = 0;
+	while ((de = readdir(dir))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/schedstat",
+			 (int)pid, de->d_name);
+		if (READ_AND_PARSE(path, false,
+				   parse_pid_schedstat(proc_buf, &ns)))
+			continue;	/* thread exited meanwhile */
+		*run_ns += ns;
+		(*threads)++;
+	}
+	closedir(dir);
+	return 0;
+}

@@ -85,4 +85,29 @@ int read_pid_schedstat(pid_t pid, uint64_t *run_ns);
  */
 int find_tasks_by_comm(const char *name, bool prefix, pid_t *pids, int max);
 
+/*
+ * /proc/<pid>/schedstat in full: run time and run-queue wait (ns), and
+ * pcount, the number of times the task got a CPU (each wakeup of a
+ * sleeping kernel thread counts one).
+ */
+struct sched_info_stat {
+	uint64_t run_ns, wait_ns, pcount;
+};
+
+/* /proc/<pid>/status context switch counters. */
+struct ctxt_stat {
+	uint64_t voluntary, nonvoluntary;
+};
+
+int parse_pid_schedinfo(const char *buf, struct sched_info_stat *st);
+int parse_pid_status_ctxt(const char *buf, struct ctxt_stat *st);
+int read_pid_schedinfo(pid_t pid, struct sched_info_stat *st);
+int read_pid_status_ctxt(pid_t pid, struct ctxt_stat *st);
+
+/*
+ * Run time (ns) of every thread of process @pid, summed over
+ * /proc/<pid>/task/<tid>/schedstat; *@threads gets their number.
+ */
+int read_process_run_ns(pid_t pid, uint64_t *run_ns, unsigned int *threads);
+
 #endif

@@ -18,19 +18,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "udpsock.h"
 #include "util.h"
 
 #define RESP_BUF_LEN	65536	/* any UDP datagram */
 
 static int cfg_port = 9001;
 
-static volatile sig_atomic_t interrupted;
-
-static void sig_handler(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 static void usage(void)
 {
@@ -65,34 +59,10 @@ static void parse_opts(int argc, char **argv)
 
 static void setup_signals(void)
 {
-	struct sigaction sa = { .sa_handler = sig_handler };
 
-	/* no SA_RESTART: a blocked recvfrom returns EINTR */
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
-		error(1, errno, "sigaction");
+	catch_stop_signals();
 }
 
-static int setup_socket(void)
-{
-	struct sockaddr_in addr = {
-		.sin_family = AF_INET,
-		.sin_port = htons(cfg_port),
-		.sin_addr.s_addr = htonl(INADDR_ANY),
-	};
-	/* Wake up now and then so a signal racing a read is never lost. */
-	struct timeval tv = { .tv_sec = 0, .tv_usec = 200 * 1000 };
-	int fd;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		error(1, errno, "socket");
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
-		error(1, errno, "setsockopt SO_RCVTIMEO");
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)))
-		error(1, errno, "bind 0.0.0.0:%d", cfg_port);
-	return fd;
-}
 
 /* errno of a failed recv or send: fatal, or just go round again. */
 static void check_errno(const char *what)
@@ -140,7 +110,7 @@ int main(int argc, char **argv)
 	parse_opts(argc, argv);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setup_signals();
-	fd = setup_socket();
+	fd = udp_bind_any(cfg_port, 0);
 	printf("responder: port=%d\n", cfg_port);
 	echoed = echo_loop(fd);
 	printf("responder: echoed=%llu\n", (unsigned long long)echoed);

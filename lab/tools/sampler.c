@@ -26,10 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blaststat.h"
 #include "procparse.h"
 #include "shmfile.h"
 #include "sinkstat.h"
 #include "tlatring.h"
+#include "txstat.h"
 #include "util.h"
 
 #define REQ_MAX		256
@@ -43,25 +45,21 @@ static bool cfg_fifo;
 /* udp_sink's counters (-s), timerlat's ring (-l) */
 static struct shm_view sink_view = { .size = sizeof(struct sinkstat) };
 static struct shm_view tlat_view = { .size = sizeof(struct tlat_ring) };
+/* udp_blast's counters (-b), TX experiment */
+static struct shm_view blast_view = { .size = sizeof(struct blaststat) };
 
-static volatile sig_atomic_t interrupted;
 static int in_fd = -1, out_fd = -1;
 static bool use_stdio;
-
-static void sig_handler(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 static void usage(void)
 {
 	printf("Usage: sampler [-c device|-] [-i ifname] [-s sink_counters]\n"
-	       "               [-l timerlat_ring] [-f]\n"
+	       "               [-l timerlat_ring] [-b blast_counters] [-f]\n"
 	       "  -c path   channel to serve (default '-': stdin/stdout)\n"
 	       "  -i name   interface for nic_* counters (default eth0)\n"
 	       "  -s path   udp_sink's counter file (udp_sink -c)\n"
 	       "  -l path   timerlat's ring file (timerlat -c)\n"
+	       "  -b path   udp_blast's counter file (udp_blast -c)\n"
 	       "  -f        run SCHED_FIFO priority 50\n"
 	       "Requests: ping, snap <tag>, tlat <from> <to>, quit (one per "
 	       "line).\n");
@@ -73,8 +71,11 @@ static void parse_opts(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":c:fhi:l:s:")) != -1) {
+	while ((c = getopt(argc, argv, ":b:c:fhi:l:s:")) != -1) {
 		switch (c) {
+		case 'b':
+			blast_view.path = opt_path(c, optarg);
+			break;
 		case 'c':
 			cfg_chan = opt_path(c, optarg);
 			break;
@@ -85,11 +86,7 @@ static void parse_opts(int argc, char **argv)
 			usage();
 			break;
 		case 'i':
-			if (!*optarg || strlen(optarg) >= 16 ||
-			    strpbrk(optarg, " /:\t\n"))
-				usage_error("invalid interface name '%s' "
-					    "for -i", optarg);
-			cfg_ifname = optarg;
+			cfg_ifname = opt_ifname(c, optarg);
 			break;
 		case 'l':
 			tlat_view.path = opt_path(c, optarg);
@@ -108,11 +105,8 @@ static void parse_opts(int argc, char **argv)
 static void setup(void)
 {
 	struct sched_param sp = { .sched_priority = 50 };
-	struct sigaction sa = { .sa_handler = sig_handler };
 
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
-		error(1, errno, "sigaction");
+	catch_stop_signals();
 	signal(SIGPIPE, SIG_IGN);
 
 	if (cfg_fifo && sched_setscheduler(0, SCHED_FIFO, &sp))
@@ -257,6 +251,7 @@ static void do_snap(struct strbuf *r, const char *tag)
 	add_u64(r, "tlat_count", tr ? tlat_load(&tr->count) : 0);
 	add_u64(r, "tlat_overruns", tr ? tlat_load(&tr->overruns) : 0);
 	add_u64(r, "responder_run_ns", resp_t.run_ns);
+	tx_snap(r, cfg_ifname, &blast_view);
 }
 
 static bool valid_tag(const char *tag)

@@ -33,14 +33,7 @@ static uint64_t cfg_period_us = 1000;
 static const char *cfg_ring_path;
 static bool cfg_fifo;
 
-static volatile sig_atomic_t interrupted;
 static struct tlat_ring local_ring;
-
-static void sig_handler(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 static void usage(void)
 {
@@ -89,13 +82,9 @@ static void parse_opts(int argc, char **argv)
 static struct tlat_ring *setup(void)
 {
 	struct sched_param sp = { .sched_priority = 50 };
-	struct sigaction sa = { .sa_handler = sig_handler };
 	struct tlat_ring *r = &local_ring;
 
-	/* no SA_RESTART: the sleep returns EINTR */
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
-		error(1, errno, "sigaction");
+	catch_stop_signals();
 	if (cfg_fifo && sched_setscheduler(0, SCHED_FIFO, &sp))
 		error(1, errno, "SCHED_FIFO 50");
 	/*

@@ -21,6 +21,7 @@
 
 #include "shmfile.h"
 #include "sinkstat.h"
+#include "udpsock.h"
 #include "util.h"
 
 #define SINK_SLOT_LEN	2048	/* per datagram; longer ones truncated */
@@ -34,16 +35,9 @@ static uint64_t cfg_work;
 static const char *cfg_counter_path;
 static const char *cfg_pidfile;
 
-static volatile sig_atomic_t interrupted;
 static struct sinkstat local_stat;
 static struct sinkstat *counters = &local_stat;
 static volatile uint32_t work_sink;	/* keeps the busy work alive */
-
-static void sig_handler(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 static void usage(void)
 {
@@ -111,12 +105,8 @@ static void parse_opts(int argc, char **argv)
 
 static void setup_signals(void)
 {
-	struct sigaction sa = { .sa_handler = sig_handler };
 
-	/* no SA_RESTART: a blocked read returns EINTR */
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
-		error(1, errno, "sigaction");
+	catch_stop_signals();
 }
 
 static void setup_counters(void)
@@ -146,34 +136,6 @@ static void write_pidfile(void)
 		error(1, errno, "write %s", cfg_pidfile);
 }
 
-static int setup_socket(void)
-{
-	struct sockaddr_in addr = {
-		.sin_family = AF_INET,
-		.sin_port = htons(cfg_port),
-		.sin_addr.s_addr = htonl(INADDR_ANY),
-	};
-	/* Wake up now and then so a signal racing a read is never lost. */
-	struct timeval tv = { .tv_sec = 0, .tv_usec = 200 * 1000 };
-	int fd;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		error(1, errno, "socket");
-	if (cfg_rcvbuf) {
-		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &cfg_rcvbuf,
-			       sizeof(cfg_rcvbuf)))
-			error(1, errno, "setsockopt SO_RCVBUF %d", cfg_rcvbuf);
-		/* Beyond net.core.rmem_max; needs CAP_NET_ADMIN. */
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &cfg_rcvbuf,
-			   sizeof(cfg_rcvbuf));
-	}
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
-		error(1, errno, "setsockopt SO_RCVTIMEO");
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)))
-		error(1, errno, "bind 0.0.0.0:%d", cfg_port);
-	return fd;
-}
 
 static int effective_rcvbuf(int fd)
 {
@@ -283,7 +245,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setup_signals();
 	setup_counters();
-	fd = setup_socket();
+	fd = udp_bind_any(cfg_port, cfg_rcvbuf);
 	write_pidfile();
 
 	printf("udp_sink: port=%d rcvbuf=%d mode=%s work=%llu\n", cfg_port,

@@ -3,8 +3,10 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <poll.h>
 #include <error.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +162,13 @@ const char *opt_path(int opt, const char *s)
 	return s;
 }
 
+const char *opt_ifname(int opt, const char *s)
+{
+	if (!*s || strlen(s) >= IF_NAMESIZE || strpbrk(s, " /:\t\n"))
+		usage_error("invalid interface name '%s' for -%c", s, opt);
+	return s;
+}
+
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
@@ -248,4 +257,21 @@ uint64_t paced_due_ns(uint64_t start, uint64_t n, uint64_t rate)
 void tool_init(void)
 {
 	program_invocation_name = program_invocation_short_name;
+}
+
+volatile sig_atomic_t interrupted;
+
+static void stop_handler(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = stop_handler };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		error(1, errno, "sigaction");
 }

@@ -37,6 +37,8 @@ uint64_t opt_seconds_ns(int opt, const char *s, uint64_t min_ns,
 struct in_addr opt_ipv4(int opt, const char *s);
 /* A non-empty path. */
 const char *opt_path(int opt, const char *s);
+/* A network interface name: 1..15 characters, none of " /:\t\n". */
+const char *opt_ifname(int opt, const char *s);
 
 /* Print "prog: <msg>" on stderr and exit EXIT_USAGE. */
 void usage_error(const char *fmt, ...)
@@ -83,6 +85,13 @@ bool sleep_until_ns(uint64_t when, volatile sig_atomic_t *stop);
  * n / rate seconds, in ns, without overflow.
  */
 uint64_t paced_due_ns(uint64_t start, uint64_t n, uint64_t rate);
+
+/*
+ * Set by SIGINT and SIGTERM once catch_stop_signals() has run.  The
+ * handler has no SA_RESTART: a blocked read, sleep or poll returns EINTR.
+ */
+extern volatile sig_atomic_t interrupted;
+void catch_stop_signals(void);
 
 /* Make error() and messages say "tool:" rather than the full argv[0]. */
 void tool_init(void);

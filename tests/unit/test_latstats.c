@@ -16,24 +16,9 @@
 #include "latstats.h"
 #include "tlatring.h"
 #include "util.h"
+#include "tap.h"
 
 #define US	1000ULL
-
-static int test_nr, test_failed;
-
-static void check(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	test_nr++;
-	if (!cond)
-		test_failed++;
-	printf("%sok %d ", cond ? "" : "not ", test_nr);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 static uint64_t lat[2000];
 
@@ -304,7 +289,5 @@ int main(void)
 	test_format();
 	test_ring();
 	test_pacing();
-	printf("1..%d\n", test_nr);
-	printf("%d passed, %d failed\n", test_nr - test_failed, test_failed);
-	return test_failed ? 1 : 0;
+	return tap_done();
 }

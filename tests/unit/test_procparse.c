@@ -16,22 +16,7 @@
 #include "guard.h"
 #include "procparse.h"
 #include "util.h"
-
-static int test_nr, test_failed;
-
-static void check(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	test_nr++;
-	if (!cond)
-		test_failed++;
-	printf("%sok %d ", cond ? "" : "not ", test_nr);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
+#include "tap.h"
 
 static const char fx_stat[] =
 	"cpu  32086 7 17108 48221 3854 11 520 3 0 0\n"
@@ -348,7 +333,5 @@ int main(void)
 	test_parse_u64();
 	test_parse_seconds();
 	test_guard();
-	printf("1..%d\n", test_nr);
-	printf("%d passed, %d failed\n", test_nr - test_failed, test_failed);
-	return test_failed ? 1 : 0;
+	return tap_done();
 }

@@ -35,17 +35,15 @@ cat >"$raw" <<'RAW'
 meta.run=T meta.variant=vanilla meta.rep=1 meta.rate=10000
 A.t_ns=0 A.cpu_user=0 A.cpu_system=0 A.cpu_softirq=0 A.cpu_idle=0 A.nic_rx_packets=0 A.udp_in=0 A.sink_packets=0 A.udp_rcvbuferrors=0
 tapA.tap_tx_packets=0 tapA.tap_tx_dropped=0
-hostC.t_ns=1000000000
 C.t_ns=1000000000 C.cpu_user=0 C.cpu_system=0 C.cpu_softirq=0 C.cpu_idle=0 C.nic_rx_packets=1000 C.udp_in=900 C.sink_packets=800 C.sink_run_ns=0 C.net_rx_softirqs=0 C.udp_rcvbuferrors=0
-tapC.tap_tx_packets=1000 tapC.tap_tx_dropped=0
-hostD.t_ns=3000000000
+tapC.t_ns=1000000000 tapC.tap_tx_packets=1000 tapC.tap_tx_dropped=0
 D.t_ns=3000000000 D.cpu_user=10 D.cpu_system=20 D.cpu_softirq=50 D.cpu_idle=20 D.nic_rx_packets=21000 D.udp_in=10900 D.sink_packets=10800 D.sink_run_ns=1000000000 D.net_rx_softirqs=400 D.napi_threads=0 D.udp_rcvbuferrors=10000
-tapD.tap_tx_packets=21000 tapD.tap_tx_dropped=4000
+tapD.t_ns=3000000000 tapD.tap_tx_packets=21000 tapD.tap_tx_dropped=4000
 flood.sent=30000 flood.errors=0 flood.rate_pps=10000
 B.t_ns=4000000000 B.nic_rx_packets=25000 B.udp_in=12000 B.sink_packets=12000 B.udp_rcvbuferrors=13000
 tapB.tap_tx_packets=25000 tapB.tap_tx_dropped=5000
 RAW
-{ awk -v header=1 -f "$LAB_TOP/lab/point.awk"; awk -f "$LAB_TOP/lab/point.awk" "$raw"; } >"$raw.csv"
+{ awk -v header=1 -f "$LAB_TOP/lab/snapshot.awk" -f "$LAB_TOP/lab/point.awk"; awk -f "$LAB_TOP/lab/snapshot.awk" -f "$LAB_TOP/lab/point.awk" "$raw"; } >"$raw.csv"
 expect "point: offered = tap accepted + tap dropped over the window" 12000 "$(csv_col "$raw.csv" offered_pps)"
 expect "point: NIC rx rate" 10000 "$(csv_col "$raw.csv" nic_rx_pps)"
 expect "point: delivered rate" 5000 "$(csv_col "$raw.csv" delivered_pps)"
@@ -53,20 +51,28 @@ expect "point: softirq share of guest CPU" 50.0 "$(csv_col "$raw.csv" cpu_softir
 expect "point: receiver CPU share from run time" 50.0 "$(csv_col "$raw.csv" recv_cpu)"
 expect "point: totals from the idle snapshots" "25000,12000,12000" \
 	"$(printf '%s,%s,%s' "$(csv_col "$raw.csv" nic_rx_total)" "$(csv_col "$raw.csv" udp_in_total)" "$(csv_col "$raw.csv" delivered_total)")"
+expect "point: loss is exact, flood packets that missed the receiver" 60.00 "$(csv_col "$raw.csv" loss_pct)"
 refuse "point: a raw file without a window is refused" "missing or empty window" \
-	awk -f "$LAB_TOP/lab/point.awk" /dev/null
+	awk -f "$LAB_TOP/lab/snapshot.awk" -f "$LAB_TOP/lab/point.awk" /dev/null
 
 # summarize: MLFRR is the highest offered rate with < 1 % loss, per rep,
 # then the median; the overload point is the unlimited (0) rate.
 sum=$(mktemp -d)
 trap 'rm -rf "$raw" "$raw.csv" "$sum"' EXIT
+# one points.csv row from name=value pairs, in header order, others 0
+row()
 {
-	awk -v header=1 -f "$LAB_TOP/lab/point.awk"
+	awk -v header=1 -f "$LAB_TOP/lab/snapshot.awk" -f "$LAB_TOP/lab/point.awk" |
+		awk -F, -v kv="$*" 'BEGIN { n = split(kv, p, " "); for (i = 1; i <= n; i++) { split(p[i], x, "="); v[x[1]] = x[2] } }
+		{ for (i = 1; i <= NF; i++) printf "%s%s", ($i in v ? v[$i] : 0), (i < NF ? "," : "\n") }'
+}
+{
+	awk -v header=1 -f "$LAB_TOP/lab/snapshot.awk" -f "$LAB_TOP/lab/point.awk"
 	for rep in 1 2 3; do
-		#                offered        delivered       recv_cpu
-		printf 'T,v,%d,10000,10000,0,0,0,0,0,0,%d,0,0,0,0,0,0,50,0,0,0,0,0,0,0,0,0,0,0,0,1,1\n' $rep $((9900 + rep))
-		printf 'T,v,%d,30000,30000,0,0,0,0,0,0,%d,0,0,0,0,0,0,40,0,0,0,0,0,0,0,0,0,0,0,0,1,1\n' $rep $((29600 + rep * 100))
-		printf 'T,v,%d,0,90000,0,0,0,0,0,0,%d,0,0,0,0,0,0,%d,0,0,0,0,0,0,0,0,0,0,0,0,1,1\n' $rep $((1000 * rep)) $((rep * 5))
+		row run=T variant=v rep=$rep rate_target=10000 offered_pps=10000 delivered_pps=$((9900 + rep)) recv_cpu=50 loss_pct=0.50
+		# rep 1 loses exactly 1 %: not loss-free (< 1 % is)
+		row run=T variant=v rep=$rep rate_target=30000 offered_pps=30000 delivered_pps=$((29600 + rep * 100)) recv_cpu=40 loss_pct=$([ $rep = 1 ] && echo 1.00 || echo 0.20)
+		row run=T variant=v rep=$rep rate_target=0 offered_pps=90000 delivered_pps=$((1000 * rep)) recv_cpu=$((rep * 5)) loss_pct=90
 	done
 } >"$sum/points.csv"
 "$LAB_TOP/lab/summarize" "$sum" >"$sum/summary.csv" 2>>"$T_LOG"

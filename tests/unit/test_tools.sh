@@ -166,7 +166,15 @@ udp_in udp_noports udp_inerrors udp_rcvbuferrors udp_out softnet_processed
 softnet_dropped softnet_squeezed sink_packets sink_bytes sink_pid
 sink_run_ns sink_utime sink_stime ksoftirqd_run_ns ksoftirqd_utime
 ksoftirqd_stime napi_threads napi_run_ns napi_utime napi_stime
-sampler_run_ns tlat_count tlat_overruns responder_run_ns"
+sampler_run_ns tlat_count tlat_overruns responder_run_ns
+ksoftirqd1_run_ns ksoftirqd0_pcount ksoftirqd1_pcount ksoftirqd0_wakeups
+ksoftirqd1_wakeups blast_pid blast_threads blast_running blast_start_ns
+blast_end_ns blast_sent blast_errors blast_run_ns qdisc_n
+qdisc_prio_packets qdisc_prio_drops qdisc_prio_requeues
+qdisc_prio_overlimits qdisc_prio_qlen qdisc_tbf_packets qdisc_tbf_drops
+qdisc_tbf_requeues qdisc_tbf_overlimits qdisc_tbf_qlen
+qdisc_fq_codel_packets qdisc_fq_codel_drops qdisc_fq_codel_requeues
+qdisc_fq_codel_overlimits qdisc_fq_codel_qlen"
 
 # snap_ok TAG LINE: "snap TAG" then exactly SNAP_KEYS in order, numeric.
 snap_ok()
