@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # What the lab's drivers (lab/run, lab/tx) share in their options: value
 # checks, the options every driver takes, their usage lines and their
-# checks.  Sourced by lab/params.sh and lab/tx-params.sh after lab/lib.sh;
-# the driver defines the defaults, its own options and usage().
+# checks, the parsing loop.  Sourced by lab/params.sh and lab/tx-params.sh
+# after lab/lib.sh; the driver defines the defaults, usage(), driver_opt()
+# for its own options and check_opts() for their values.
 
 ACCEL=${ACCEL:-}
 LIBVIRT_URI=${LIBVIRT_URI:-}
@@ -70,6 +71,17 @@ common_opt()
 	--cmdline) arg "$@"; CMDLINE_EXTRA=$OPTVAL ;;
 	*) return 1 ;;
 	esac
+}
+
+# parse_opts <args...>: every option through the driver's driver_opt()
+# (same contract as common_opt), then common_opt(); then check_opts().
+parse_opts()
+{
+	while [ $# -gt 0 ]; do
+		driver_opt "$@" || common_opt "$@" || bad "unknown option '$1'"
+		shift "$OPT_ARGS"
+	done
+	check_opts
 }
 
 check_common_opts()

@@ -40,24 +40,19 @@ USAGE
 	common_usage ""
 }
 
-parse_opts()
+# its own options; the shared ones are lab/opts.sh's
+driver_opt()
 {
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-r|--rates) arg "$@"; RATES=$OPTVAL; shift ;;
-		-b|--rcvbuf) arg "$@"; RCVBUF=$OPTVAL; shift ;;
-		-m|--mode) arg "$@"; MODE=$OPTVAL; shift ;;
-		--work) arg "$@"; WORK=$OPTVAL; shift ;;
-		--probe-rate) arg "$@"; PROBE_RATE=$OPTVAL; shift ;;
-		--probe-timeout) arg "$@"; PROBE_TIMEOUT=$OPTVAL; shift ;;
-		*)
-			common_opt "$@" || bad "unknown option '$1'"
-			shift $((OPT_ARGS - 1))
-			;;
-		esac
-		shift
-	done
-	check_opts
+	OPT_ARGS=2
+	case $1 in
+	-r|--rates) arg "$@"; RATES=$OPTVAL ;;
+	-b|--rcvbuf) arg "$@"; RCVBUF=$OPTVAL ;;
+	-m|--mode) arg "$@"; MODE=$OPTVAL ;;
+	--work) arg "$@"; WORK=$OPTVAL ;;
+	--probe-rate) arg "$@"; PROBE_RATE=$OPTVAL ;;
+	--probe-timeout) arg "$@"; PROBE_TIMEOUT=$OPTVAL ;;
+	*) return 1 ;;
+	esac
 }
 
 check_opts()

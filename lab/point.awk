@@ -56,12 +56,7 @@ END {
 	r["rcvbuf_err_pps"] = per_gs(d("udp_rcvbuferrors", "C", "D"))
 	r["delivered_pps"] = per_gs(d("sink_packets", "C", "D"))
 
-	split("user system irq softirq idle steal nice iowait", cpu, " ")
-	tot = 0
-	for (i in cpu)
-		tot += d("cpu_" cpu[i], "C", "D")
-	for (i = 1; i <= 6; i++)
-		r["cpu_" cpu[i]] = pct(d("cpu_" cpu[i], "C", "D"), tot)
+	cpu_split()
 	r["recv_cpu"] = pct(d("sink_run_ns", "C", "D"), gwin * 1e9)
 	r["ksoftirqd_cpu"] = pct(d("ksoftirqd_run_ns", "C", "D"), gwin * 1e9)
 	r["napi_cpu"] = pct(d("napi_run_ns", "C", "D"), gwin * 1e9)

@@ -25,6 +25,18 @@ function d(k, a, b) { return v[b "." k] - v[a "." k] }
 function per_gs(x) { return sprintf("%.0f", x / gwin) }
 function pct(x, tot) { return tot > 0 ? sprintf("%.1f", 100 * x / tot) : "0.0" }
 
+# r["cpu_<user|system|irq|softirq|idle|steal>"]: the /proc/stat split of
+# the guest over the window C..D, % of all its CPU time (nice and iowait
+# count in the total, not as columns).
+function cpu_split(    cpu, tot, i) {
+	split("user system irq softirq idle steal nice iowait", cpu, " ")
+	tot = 0
+	for (i in cpu)
+		tot += d("cpu_" cpu[i], "C", "D")
+	for (i = 1; i <= 6; i++)
+		r["cpu_" cpu[i]] = pct(d("cpu_" cpu[i], "C", "D"), tot)
+}
+
 {
 	for (i = 1; i <= NF; i++) {
 		eq = index($i, "=")

@@ -38,21 +38,16 @@ USAGE
 	common_usage tx-
 }
 
-parse_opts()
+# its own options; the shared ones are lab/opts.sh's
+driver_opt()
 {
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-t|--threads) arg "$@"; THREADS=$OPTVAL; shift ;;
-		-B|--batch) arg "$@"; BATCH=$OPTVAL; shift ;;
-		-c|--vcpus) arg "$@"; VCPUS=$OPTVAL; shift ;;
-		*)
-			common_opt "$@" || bad "unknown option '$1'"
-			shift $((OPT_ARGS - 1))
-			;;
-		esac
-		shift
-	done
-	check_opts
+	OPT_ARGS=2
+	case $1 in
+	-t|--threads) arg "$@"; THREADS=$OPTVAL ;;
+	-B|--batch) arg "$@"; BATCH=$OPTVAL ;;
+	-c|--vcpus) arg "$@"; VCPUS=$OPTVAL ;;
+	*) return 1 ;;
+	esac
 }
 
 check_opts()

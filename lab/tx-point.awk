@@ -61,12 +61,7 @@ END {
 	r["ksoftirqd1_wakeups_ps"] = per_gs(w1)
 	r["ksoftirqd_pcount_ps"] = per_gs(d("ksoftirqd0_pcount", "C", "D") + d("ksoftirqd1_pcount", "C", "D"))
 
-	split("user system irq softirq idle steal nice iowait", cpu, " ")
-	tot = 0
-	for (i in cpu)
-		tot += d("cpu_" cpu[i], "C", "D")
-	for (i = 1; i <= 6; i++)
-		r["cpu_" cpu[i]] = pct(d("cpu_" cpu[i], "C", "D"), tot)
+	cpu_split()
 	r["sender_cpu"] = cpu_share("blast_run_ns")
 	r["ksoftirqd0_cpu"] = cpu_share("ksoftirqd_run_ns")
 	r["ksoftirqd1_cpu"] = cpu_share("ksoftirqd1_run_ns")

@@ -20,3 +20,4 @@ make -s -C "$LAB_TOP/lab/tools" OUT="$out" check 2>>"$T_LOG" | retag unit
 bash "$LAB_TOP/tests/unit/test_tools.sh" "$out" 2>>"$T_LOG" | retag tools
 [ "${PIPESTATUS[0]}" = 0 ] || t_result 1 "tools: test_tools.sh failed"
 bash "$LAB_TOP/tests/unit/test_stats.sh" 2>>"$T_LOG"
+bash "$LAB_TOP/tests/unit/test_scan_console.sh" 2>>"$T_LOG"

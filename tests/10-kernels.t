@@ -130,6 +130,12 @@ check "a failed variant leaves no branch behind" \
 	bash -c "! git -C '$LAB_BUILD/v/broken' rev-parse -q --verify refs/heads/broken"
 rm -rf "$LAB_BUILD/v/broken" "$LAB_BUILD/kernels/broken"
 
+# The optional poll-loop fix (not a default variant) still applies on
+# top of threaded-napi.
+check "lab/ablations/napi-yield applies on top of threaded-napi" \
+	git -C "$(vtree threaded-napi)" apply --check \
+	"$LAB_TOP"/lab/ablations/napi-yield/0001-*.patch
+
 # Each variant's work tree shares the pristine files by hard link; the
 # files its patches change are its own.
 check "variant work trees do not write through to the pristine tree" \
