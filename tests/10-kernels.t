@@ -130,6 +130,21 @@ check "a failed variant leaves no branch behind" \
 	bash -c "! git -C '$LAB_BUILD/v/broken' rev-parse -q --verify refs/heads/broken"
 rm -rf "$LAB_BUILD/v/broken" "$LAB_BUILD/kernels/broken"
 
+# checkpatch --strict on every patch the lab carries: nothing but "Unknown
+# commit id" (a tree made from a tarball cannot resolve upstream ids).
+checkpatch_clean()
+{
+	local out
+
+	out=$(cd "$LAB_BUILD/linux" && perl scripts/checkpatch.pl --strict --no-tree -q "$1" 2>&1)
+	printf '%s\n' "$out" >>"$T_LOG"
+	printf '%s\n' "$out" | grep -q '^total: 0 errors, [0-9]* warnings, 0 checks' &&
+		! printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK):' | grep -qv 'Unknown commit id'
+}
+for p in "$LAB_TOP"/series-*/0[0-9][0-9][1-9]-*.patch "$LAB_TOP"/lab/ablations/*/0*.patch; do
+	check "checkpatch --strict: ${p#"$LAB_TOP"/}" checkpatch_clean "$p"
+done
+
 # The optional poll-loop fix (not a default variant) still applies on
 # top of threaded-napi.
 check "lab/ablations/napi-yield applies on top of threaded-napi" \
