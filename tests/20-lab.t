@@ -89,8 +89,10 @@ check "ksoftirqd-fix: ksoftirqd/0 CPU rises above vanilla's" \
 # The administrator's choice is a choice: threaded-napi booted with
 # napi_threaded=0 after its own napi_threaded=1 (the last one wins) must
 # look like vanilla: no napi thread, NET_RX softirqs carry the receive work.
-OFF=$RUN-off
-rm -rf "$OFF"
+# Its results directory is deep on purpose: a UNIX socket path in it
+# would pass the 107-byte limit (the guest's channel must not live there).
+rm -rf "$RUN-off"
+OFF=$RUN-off/a-results-directory-nested-deep-enough-that-no-unix-socket-path-fits-in-it
 check "lab/run: threaded-napi with napi_threaded=0 appended" \
 	"$LAB_TOP/lab/run" -v threaded-napi --cmdline napi_threaded=0 -r 0 \
 	-n 1 -W 1 -w 3 -o "$OFF"

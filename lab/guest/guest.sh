@@ -12,6 +12,15 @@ LAB_GUEST_MAC=52:54:00:77:00:02
 LAB_PREFIX=24
 LAB_LV=$LAB_BUILD/libvirt
 LAB_ALLOWLIST=$LAB_BUILD/state/allowlist
+# The guests' results channels are UNIX sockets, whose paths may not pass
+# 107 bytes: they live here, not in the (arbitrarily deep) results tree.
+LAB_SOCKDIR=${LAB_SOCKDIR:-/run/livelock-lab}
+
+# chan_sock <domain>: the host end of that guest's results channel
+chan_sock()
+{
+	echo "$LAB_SOCKDIR/$1.sock"
+}
 
 in_ns()
 {
@@ -297,7 +306,7 @@ domain_xml()
       <target port='0'/>
     </serial>
     <channel type='unix'>
-      <source mode='bind' path='$dir/chan.sock'/>
+      <source mode='bind' path='$(chan_sock "$name")'/>
       <target type='virtio' name='lab.0'/>
     </channel>
     <memballoon model='none'/>

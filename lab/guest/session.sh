@@ -12,7 +12,7 @@
 # Guest sampler over the results channel: snap <tag> -> "snap <tag> k=v..."
 guest_req()
 {
-	"$TOOLS/chanctl" -S "$GDIR/chan.sock" -t 20000 "$@"
+	"$TOOLS/chanctl" -S "$(chan_sock "lab-$VARIANT-r$REP")" -t 20000 "$@"
 }
 
 # Why a guest stopped answering, for error messages.
@@ -31,7 +31,7 @@ wait_guest_up()
 
 	deadline=$(($(date +%s) + BOOT_TIMEOUT))
 	while [ "$(date +%s)" -lt "$deadline" ]; do
-		"$TOOLS/chanctl" -S "$GDIR/chan.sock" -w 2000 ping >/dev/null 2>&1 && return 0
+		"$TOOLS/chanctl" -S "$(chan_sock "$name")" -w 2000 ping >/dev/null 2>&1 && return 0
 		lab_virsh domstate "$name" 2>/dev/null | grep -q running ||
 			die "$CUR: guest died while booting: $(guest_fate)"
 	done
@@ -61,6 +61,9 @@ boot_guest()
 	GDIR=$RUN/guests/$VARIANT-r$REP
 	mkdir -p "$GDIR"
 	cmdline="console=ttyS0 panic=-1 lab_ip=$LAB_GUEST_IP/$LAB_PREFIX lab_host=$LAB_HOST_IP,$LAB_HOST_MAC $exp$(variant_cmdline "$VARIANT") $CMDLINE_EXTRA"
+	[ ${#LAB_SOCKDIR} -le 60 ] || die "LAB_SOCKDIR '$LAB_SOCKDIR' is too long for a UNIX socket path"
+	mkdir -p "$LAB_SOCKDIR"
+	rm -f "$(chan_sock "$name")"
 	domain_xml "$name" "$kdir/bzImage" "$INITRD" "${cmdline% }" "$ACCEL_USED" "$GDIR" "$vcpus" >"$GDIR/domain.xml"
 	tap_create_outside
 	lab_virsh create "$GDIR/domain.xml" >/dev/null ||
