@@ -61,3 +61,15 @@ function usec_range(m, lo, hi, mb, lob, hib, n) {
 function accel_name(a) {
 	return a == "tcg" ? "TCG (emulated CPU)" : a == "kvm" ? "KVM" : "an unknown accelerator"
 }
+
+# The reports' title pieces, from their S[i, "variant"] (i = 1..ns) and
+# P["accel"]: "vanilla, ksoftirqd-fix" and "TCG".
+function variant_list(    i, vl) {
+	for (i = 1; i <= ns; i++)
+		vl = vl (i > 1 ? ", " : "") S[i, "variant"]
+	return vl
+}
+
+function accel_tag() {
+	return P["accel"] == "" ? "accelerator unknown" : toupper(P["accel"])
+}

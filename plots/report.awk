@@ -82,11 +82,10 @@ function ci_note_paren(cov, n) {
 	return n < 2 ? "no CI (n=" n ")" : sprintf("%.0f %% CI (n=%d)", 100 * cov, n)
 }
 
-function header(    i, vl) {
-	for (i = 1; i <= ns; i++)
-		vl = vl (i > 1 ? ", " : "") S[i, "variant"]
+function header(    vl) {
+	vl = variant_list()
 	printf "# Receive livelock lab: run %s (%s, %s)\n\n", P["run"], kernel,
-		P["accel"] == "" ? "accelerator unknown" : toupper(P["accel"])
+		accel_tag()
 	printf "%s guests (%s) under %s, 1 vCPU, on %s (%s CPUs, host kernel %s); " \
 	       "%d points: rates %s pps (0 = unlimited) × %s repetitions.\n\n",
 		kernel, vl, accel_name(P["accel"]), P["host_model"], P["host_cpus"],

@@ -46,11 +46,10 @@ function pctdiff(a, b) {
 	return b > 0 ? sprintf("%+.1f %%", 100 * (a / b - 1)) : "n/a"
 }
 
-function header(    i, vl) {
-	for (i = 1; i <= ns; i++)
-		vl = vl (i > 1 ? ", " : "") S[i, "variant"]
+function header(    vl) {
+	vl = variant_list()
 	printf "# TX experiment (trylock ablation): run %s (%s, %s)\n\n", P["run"], kernel,
-		P["accel"] == "" ? "accelerator unknown" : toupper(P["accel"])
+		accel_tag()
 	printf "%s guests (%s) under %s with %s vCPUs (pinned %s; host cores: %s, %s, host kernel %s). " \
 	       "In each guest %s sender threads (one UDP socket each, thread i on CPU i mod %s) send " \
 	       "%s-byte datagrams, %s per sendmmsg call, out of eth0 through %s; the frames go to " \

@@ -108,12 +108,22 @@ static void ack_message(const struct nlmsghdr *nlh, char *why, size_t len)
 				 (int)RTA_PAYLOAD(rta), (const char *)RTA_DATA(rta));
 }
 
+/* One batch of netlink messages, retried on EINTR; its length or -1. */
+static int recv_batch(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	do {
+		n = recv(fd, buf, size, 0);
+	} while (n < 0 && errno == EINTR);
+	return n;
+}
+
 /* Send a request with NLM_F_ACK and wait for its ack. */
 static int transact(int fd, struct qnl_req *r, char *why, size_t whylen)
 {
 	static char buf[QNL_BUF];
 	struct nlmsghdr *nlh;
-	ssize_t n;
 	int len;
 
 	if (why && whylen)
@@ -122,12 +132,9 @@ static int transact(int fd, struct qnl_req *r, char *why, size_t whylen)
 	if (send(fd, r->buf, r->nlh.nlmsg_len, 0) < 0)
 		return -1;
 	for (;;) {
-		n = recv(fd, buf, sizeof(buf), 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
+		len = recv_batch(fd, buf, sizeof(buf));
+		if (len < 0)
 			return -1;
-		len = n;
 		for (nlh = (struct nlmsghdr *)buf; NLMSG_OK(nlh, len);
 		     nlh = NLMSG_NEXT(nlh, len)) {
 			const struct nlmsgerr *e = NLMSG_DATA(nlh);
@@ -298,18 +305,14 @@ int qnl_dump(int fd, int ifindex, struct qdisc_info *qi, int max)
 	struct qnl_req r;
 	struct qdisc_info one;
 	int n = 0, len;
-	ssize_t got;
 
 	req_init(&r, RTM_GETQDISC, NLM_F_DUMP, ifindex, 0, 0);
 	if (send(fd, r.buf, r.nlh.nlmsg_len, 0) < 0)
 		return -1;
 	for (;;) {
-		got = recv(fd, buf, sizeof(buf), 0);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
+		len = recv_batch(fd, buf, sizeof(buf));
+		if (len < 0)
 			return -1;
-		len = got;
 		for (nlh = (struct nlmsghdr *)buf; NLMSG_OK(nlh, len);
 		     nlh = NLMSG_NEXT(nlh, len)) {
 			if (nlh->nlmsg_seq != r.nlh.nlmsg_seq)
