@@ -12,6 +12,7 @@ WINDOW=${WINDOW:-5}
 PAYLOAD=${PAYLOAD:-18}
 RCVBUF=${RCVBUF:-0}
 MODE=${MODE:-recvfrom}
+GENERATOR=${GENERATOR:-flood}
 WORK=${WORK:-0}
 PROBE_RATE=${PROBE_RATE:-200}
 PROBE_TIMEOUT=${PROBE_TIMEOUT:-1000}
@@ -34,6 +35,8 @@ summary.csv, raw samples, guest consoles).
   -b, --rcvbuf B        receiver SO_RCVBUF, 0 = kernel default   [$RCVBUF]
   -m, --mode M          receiver: recvfrom or recvmmsg           [$MODE]
       --work N          receiver busy-work iterations per packet [$WORK]
+  -g, --generator G     flood (the lab's flooder and receiver) or
+                        iperf3 (iperf3's UDP client and server)  [$GENERATOR]
       --probe-rate N    latency probes per second during a window [$PROBE_RATE]
       --probe-timeout M ms before a probe counts as lost         [$PROBE_TIMEOUT]
 USAGE
@@ -48,6 +51,7 @@ driver_opt()
 	-r|--rates) arg "$@"; RATES=$OPTVAL ;;
 	-b|--rcvbuf) arg "$@"; RCVBUF=$OPTVAL ;;
 	-m|--mode) arg "$@"; MODE=$OPTVAL ;;
+	-g|--generator) arg "$@"; GENERATOR=$OPTVAL ;;
 	--work) arg "$@"; WORK=$OPTVAL ;;
 	--probe-rate) arg "$@"; PROBE_RATE=$OPTVAL ;;
 	--probe-timeout) arg "$@"; PROBE_TIMEOUT=$OPTVAL ;;
@@ -72,6 +76,15 @@ check_opts()
 	*) bad "mode '$MODE' must be recvfrom or recvmmsg" ;;
 	esac
 	is_uint "$WORK" || bad "work '$WORK' must be a number of iterations"
+	case $GENERATOR in
+	flood) ;;
+	iperf3)
+		[ "$MODE" = recvfrom ] && [ "$WORK" = 0 ] ||
+			bad "--mode and --work set the lab's receiver; with --generator iperf3 iperf3's server receives"
+		[ "$PAYLOAD" -ge 16 ] ||
+			bad "payload '$PAYLOAD' is below iperf3's 16-byte UDP header" ;;
+	*) bad "generator '$GENERATOR' must be flood or iperf3" ;;
+	esac
 	in_range "$PROBE_RATE" 1 100000 ||
 		bad "probe rate '$PROBE_RATE' must be 1..100000 per second"
 	in_range "$PROBE_TIMEOUT" 1 60000 ||

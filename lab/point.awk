@@ -12,13 +12,20 @@
 #   flood.*                  the flooder's own report
 #   probe.*                  the host's request/response probe over C..D
 #   tlat.*                   the guest's timer probe over C..D
-#   meta.*                   run/variant/rep/rate, copied into the row
+#   meta.*                   run/variant/rep/rate/generator, into the row
 # Rates and CPU shares come from C..D, host counters over the host's
 # window, guest counters over the guest's; the *_total columns from A..B,
 # where every counter sees exactly the packets of this point, so
 #   delivered_total <= udp_in_total <= nic_rx_total <= sent_total
 # must hold (the lab pins ARP entries on both sides and disables IPv6 on
-# the tap, so nothing but flood and probe packets crosses it).  Run after
+# the tap, so nothing but flood and probe packets crosses it).
+#
+# With meta.generator=iperf3 the receiver is iperf3's server, which has no
+# live counter: delivered over C..D is what the kernel handed to user
+# space (UDP InDatagrams, counted in recvmsg) less what the responder took
+# (resp_packets); delivered_total is the server's own count of its test
+# (iperf3_rx_packets, A..B), and sent_total the netns's IP OutRequests,
+# since iperf3's TCP control connection crosses the tap too.  Run after
 # lab/snapshot.awk, with -v header=1 to print the header instead.
 
 function per_s(x) { return sprintf("%.0f", x / win) }
@@ -33,7 +40,7 @@ BEGIN {
 		"probe_sent probe_lost probe_loss_pct probe_p50_us probe_p90_us probe_p99_us " \
 		"probe_p999_us probe_max_us probe_lost_bounded responder_cpu " \
 		"tlat_n tlat_p50_us tlat_p90_us tlat_p99_us tlat_p999_us tlat_max_us tlat_overruns " \
-		"flood_sent_total loss_pct")
+		"flood_sent_total loss_pct generator resp_rx_total")
 }
 
 END {
@@ -54,7 +61,10 @@ END {
 	r["nic_drop_pps"] = per_gs(d("nic_rx_dropped", "C", "D") + d("softnet_dropped", "C", "D"))
 	r["udp_in_pps"] = per_gs(d("udp_in", "C", "D"))
 	r["rcvbuf_err_pps"] = per_gs(d("udp_rcvbuferrors", "C", "D"))
-	r["delivered_pps"] = per_gs(d("sink_packets", "C", "D"))
+	iperf3 = v["meta.generator"] == "iperf3"
+	r["generator"] = iperf3 ? "iperf3" : "flood"
+	r["delivered_pps"] = per_gs(iperf3 ? d("udp_in", "C", "D") - d("resp_packets", "C", "D") : \
+		d("sink_packets", "C", "D"))
 
 	cpu_split()
 	r["recv_cpu"] = pct(d("sink_run_ns", "C", "D"), gwin * 1e9)
@@ -64,14 +74,15 @@ END {
 	r["net_rx_softirq_ps"] = per_gs(d("net_rx_softirqs", "C", "D"))
 
 	# everything the host sent the guest: flood and latency probes
-	r["sent_total"] = v["flood.sent"] + v["probe.sent"]
+	r["sent_total"] = iperf3 ? d("ip_out", "tapA", "tapB") : v["flood.sent"] + v["probe.sent"]
 	r["tap_tx_total"] = d("tap_tx_packets", "tapA", "tapB")
 	r["tap_drop_total"] = d("tap_tx_dropped", "tapA", "tapB")
 	r["nic_rx_total"] = d("nic_rx_packets", "A", "B")
 	r["nic_drop_total"] = d("nic_rx_dropped", "A", "B") + d("softnet_dropped", "A", "B")
 	r["udp_in_total"] = d("udp_in", "A", "B")
 	r["rcvbuf_err_total"] = d("udp_rcvbuferrors", "A", "B")
-	r["delivered_total"] = d("sink_packets", "A", "B")
+	r["delivered_total"] = d(iperf3 ? "iperf3_rx_packets" : "sink_packets", "A", "B")
+	r["resp_rx_total"] = d("resp_packets", "A", "B")
 	r["window_s"] = sprintf("%.3f", win)
 	r["guest_window_s"] = sprintf("%.3f", gwin)
 

@@ -44,7 +44,7 @@ function stat(v, what,    n, r, a) {
 	m = median(a, n)
 	median_ci(a, n)
 	nstat = n
-	return sprintf("%g,%g,%g", m, ci_lo, ci_hi)
+	return num(m) "," num(ci_lo) "," num(ci_hi)
 }
 
 END {

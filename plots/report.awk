@@ -90,6 +90,10 @@ function header(    vl) {
 	       "%d points: rates %s pps (0 = unlimited) × %s repetitions.\n\n",
 		kernel, vl, accel_name(P["accel"]), P["host_model"], P["host_cpus"],
 		P["host_kernel"], points, P["rates"], P["reps"]
+	if (P["generator"] == "iperf3")
+		printf "Generator and receiver: %s, its UDP client in the lab netns and " \
+		       "its server in the guest (`lab/run -g iperf3`), not the lab's " \
+		       "flooder and udp_sink.\n\n", P["iperf3"]
 }
 
 function summary(    i, n) {

@@ -41,6 +41,11 @@ refuse "payload too large" "payload '2000' must be 1..1472" run -s 2000
 refuse "payload not a number" "payload 'big' must be 1..1472" run -s big
 refuse "rcvbuf not a number" "rcvbuf '4M' must be" run -b 4M
 refuse "unknown receiver mode" "mode 'poll' must be recvfrom or recvmmsg" run -m poll
+refuse "unknown generator" "generator 'pktgen' must be flood or iperf3" run -g pktgen
+refuse "iperf3 with the lab receiver's options" "with --generator iperf3 iperf3's server receives" \
+	run -g iperf3 -m recvmmsg
+refuse "iperf3 with a payload below its header" "payload '8' is below iperf3's 16-byte UDP header" \
+	run -g iperf3 -s 8
 refuse "unknown accelerator" "accelerator 'hvf' must be kvm, tcg or auto" run -a hvf
 refuse "URI that is not a qemu system URI" "libvirt URI 'xen:///' is not a qemu system URI" run -u xen:///
 refuse "unknown option" "unknown option '--frobnicate'" run --frobnicate

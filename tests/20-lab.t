@@ -107,6 +107,47 @@ check "threaded-napi, parameter off: no napi thread during the flood" \
 check "threaded-napi, parameter off: NET_RX softirqs run like vanilla's (> 10 % of its rate)" \
 	num "$(off_val net_rx_softirq_ps)" ">" "$(awk -v x="$(val vanilla 0 net_rx_softirq_ps)" 'BEGIN { print x / 10 }')"
 
+# Every datagram user space took is counted twice: by the kernel (UDP
+# InDatagrams, counted in recvmsg) and by whoever took it.  udp_sink and
+# the responder account for all of them; iperf3's server for all but its
+# test's opening datagram, read before the test counts.
+all_datagrams_accounted()
+{
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{
+		x = $c["udp_in_total"] - $c["resp_rx_total"] - $c["delivered_total"]
+		if ($c["resp_rx_total"] <= 0 || x < 0 || x > ($c["generator"] == "iperf3" ? 2 : 0)) {
+			print "row " NR ": udp_in " $c["udp_in_total"] " - responder " \
+				$c["resp_rx_total"] " - receiver " $c["delivered_total"] " = " x
+			bad = 1
+		}
+	} END { exit bad }' "$csv"
+}
+check "every row: UDP InDatagrams = udp_sink's + the responder's datagrams" all_datagrams_accounted
+
+# The iperf3 pair: iperf3's client floods from the netns through the
+# same interlock, iperf3's server receives in the guest.
+E2E_CSV=$csv
+IP3=$RUN-iperf3
+rm -rf "$IP3"
+check "lab/run -g iperf3: vanilla, 2 rates" \
+	"$LAB_TOP/lab/run" -v vanilla -g iperf3 -r "20000 0" -n 1 -W 1 -w 3 -o "$IP3"
+csv=$IP3/points.csv
+check "iperf3: points.csv has 2 rows, generator iperf3" \
+	test "$(awk -F, 'NR > 1 && $0 ~ /,iperf3,[0-9]+$/' "$csv" | wc -l)" = 2
+check "iperf3: every row: delivered <= UDP InDatagrams <= NIC rx <= tap tx <= sent" consistent_rows
+check "iperf3: every row: iperf3's own count = UDP InDatagrams - the responder's (+ its opening datagram)" \
+	all_datagrams_accounted
+check "iperf3: the server's CPU is measured (> 1 % at 20000 pps)" num "$(val vanilla 20000 recv_cpu)" ">" 1
+check "iperf3: unlimited offers more than 20000 pps" num "$(val vanilla 0 offered_pps)" ">" 20000
+check "iperf3: params.json has the generator and iperf3's version" \
+	grep -q '"iperf3": "iperf 3' "$IP3/params.json"
+check "iperf3: the client's JSON report kept per point" \
+	test "$(ls "$IP3"/raw/*.iperf3.json | wc -l)" = 2
+check "iperf3: kernel health: console clean" \
+	bash -c "! grep -v '^ok' '$IP3/health.txt' && grep -q '^ok' '$IP3/health.txt'"
+csv=$E2E_CSV
+
 # Cleanup: no netns, no private libvirtd, no QEMU of ours.
 check "cleanup: lab netns removed" bash -c "! ip netns list | grep -qw '$LAB_NS'"
 check "cleanup: private libvirtd stopped" test ! -e "$LAB_LV/libvirtd.pid"

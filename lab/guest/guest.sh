@@ -92,12 +92,17 @@ netns_check_isolated()
 }
 
 # Host-side counters of the tap, read inside the netns, with the host
-# time (ns) they were read at.
+# time (ns) they were read at, and the netns's IP OutRequests (ip_out):
+# every packet the netns sent, iperf3's TCP control connection too.
 tap_counters()
 {
 	local s=/sys/class/net/$LAB_TAP/statistics
 
-	in_ns sh -c "echo t_ns=\$(date +%s%N) tap_tx_packets=\$(cat $s/tx_packets) tap_tx_dropped=\$(cat $s/tx_dropped)"
+	in_ns sh -c "echo t_ns=\$(date +%s%N) tap_tx_packets=\$(cat $s/tx_packets) tap_tx_dropped=\$(cat $s/tx_dropped); cat /proc/net/snmp" |
+		awk 'NR == 1 { line = $0; next }
+		     $1 == "Ip:" && !h { for (i = 2; i <= NF; i++) col[$i] = i; h = 1; next }
+		     $1 == "Ip:" { line = line " ip_out=" $col["OutRequests"] }
+		     END { print line }'
 }
 
 # ---- libvirt -------------------------------------------------------------

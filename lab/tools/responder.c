@@ -18,18 +18,24 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "sinkstat.h"
 #include "udpsock.h"
 #include "util.h"
 
 #define RESP_BUF_LEN	65536	/* any UDP datagram */
 
 static int cfg_port = 9001;
+static const char *cfg_counter_path;
+static struct sinkstat local_stat;
+static struct sinkstat *counters = &local_stat;
 
 
 static void usage(void)
 {
-	printf("Usage: responder [-p port]\n"
+	printf("Usage: responder [-p port] [-c counters]\n"
 	       "  -p port   UDP port on INADDR_ANY (default 9001)\n"
+	       "  -c path   publish the datagrams received for the sampler "
+	       "(sinkstat.h)\n"
 	       "Echoes every datagram back to its sender.  Prints "
 	       "'responder: port=P' at start\n"
 	       "and 'responder: echoed=N' on SIGINT/SIGTERM.\n");
@@ -41,8 +47,11 @@ static void parse_opts(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":hp:")) != -1) {
+	while ((c = getopt(argc, argv, ":c:hp:")) != -1) {
 		switch (c) {
+		case 'c':
+			cfg_counter_path = opt_path(c, optarg);
+			break;
 		case 'h':
 			usage();
 			break;
@@ -92,6 +101,7 @@ static uint64_t echo_loop(int fd)
 			check_errno("recvfrom");
 			continue;
 		}
+		sinkstat_count(counters, len);
 		if (sendto(fd, buf, len, 0, (struct sockaddr *)&peer,
 			   plen) == len)
 			echoed++;
@@ -110,6 +120,8 @@ int main(int argc, char **argv)
 	parse_opts(argc, argv);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setup_signals();
+	if (cfg_counter_path)
+		counters = sinkstat_create(cfg_counter_path);
 	fd = udp_bind_any(cfg_port, 0);
 	printf("responder: port=%d\n", cfg_port);
 	echoed = echo_loop(fd);

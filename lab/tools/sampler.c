@@ -41,10 +41,16 @@
 static const char *cfg_chan = "-";
 static const char *cfg_ifname = "eth0";
 static bool cfg_fifo;
+/* the receiver's command name, when it publishes no counters (-R) */
+static const char *cfg_recv_comm = "udp_sink";
+/* key=value counters another receiver writes to a file (-x) */
+static const char *cfg_extra_path;
 
 /* udp_sink's counters (-s), timerlat's ring (-l) */
 static struct shm_view sink_view = { .size = sizeof(struct sinkstat) };
 static struct shm_view tlat_view = { .size = sizeof(struct tlat_ring) };
+/* responder's counters (-r): its datagrams are in udp_in too */
+static struct shm_view resp_view = { .size = sizeof(struct sinkstat) };
 /* udp_blast's counters (-b), TX experiment */
 static struct shm_view blast_view = { .size = sizeof(struct blaststat) };
 
@@ -54,10 +60,15 @@ static bool use_stdio;
 static void usage(void)
 {
 	printf("Usage: sampler [-c device|-] [-i ifname] [-s sink_counters]\n"
+	       "               [-r responder_counters] [-R comm] [-x file]\n"
 	       "               [-l timerlat_ring] [-b blast_counters] [-f]\n"
 	       "  -c path   channel to serve (default '-': stdin/stdout)\n"
 	       "  -i name   interface for nic_* counters (default eth0)\n"
 	       "  -s path   udp_sink's counter file (udp_sink -c)\n"
+	       "  -r path   responder's counter file (responder -c)\n"
+	       "  -R comm   receiver's command name if it has no counter "
+	       "file (default udp_sink)\n"
+	       "  -x path   file of key=value counters added to every snapshot\n"
 	       "  -l path   timerlat's ring file (timerlat -c)\n"
 	       "  -b path   udp_blast's counter file (udp_blast -c)\n"
 	       "  -f        run SCHED_FIFO priority 50\n"
@@ -71,7 +82,7 @@ static void parse_opts(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":b:c:fhi:l:s:")) != -1) {
+	while ((c = getopt(argc, argv, ":b:c:fhi:l:R:r:s:x:")) != -1) {
 		switch (c) {
 		case 'b':
 			blast_view.path = opt_path(c, optarg);
@@ -91,8 +102,17 @@ static void parse_opts(int argc, char **argv)
 		case 'l':
 			tlat_view.path = opt_path(c, optarg);
 			break;
+		case 'R':
+			cfg_recv_comm = opt_path(c, optarg);
+			break;
+		case 'r':
+			resp_view.path = opt_path(c, optarg);
+			break;
 		case 's':
 			sink_view.path = opt_path(c, optarg);
+			break;
+		case 'x':
+			cfg_extra_path = opt_path(c, optarg);
 			break;
 		default:
 			bad_option(c, optopt);
@@ -126,9 +146,9 @@ static void setup(void)
 	out_fd = in_fd;
 }
 
-static const struct sinkstat *sink_map(void)
+static const struct sinkstat *sink_map(struct shm_view *v)
 {
-	const struct sinkstat *ss = shm_view_map(&sink_view);
+	const struct sinkstat *ss = shm_view_map(v);
 
 	return ss && sinkstat_ok(ss) ? ss : NULL;
 }
@@ -163,6 +183,26 @@ static void add_u64(struct strbuf *r, const char *key, uint64_t v)
 	sb_printf(r, " %s=%llu", key, (unsigned long long)v);
 }
 
+/* The counters of -x, if the file is there (it is replaced, not edited). */
+static void add_extra(struct strbuf *r)
+{
+	char text[512];
+	ssize_t len;
+	int fd;
+
+	if (!cfg_extra_path)
+		return;
+	fd = open(cfg_extra_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	len = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (len <= 0)
+		return;
+	text[len] = '\0';
+	sb_append_counters(r, text);
+}
+
 static void do_snap(struct strbuf *r, const char *tag)
 {
 	struct cpu_stat cpu = { 0 };
@@ -172,7 +212,7 @@ static void do_snap(struct strbuf *r, const char *tag)
 	struct softnet_stat sn = { 0 };
 	struct task_sum sink_t = { 0 }, ksi_t = { 0 }, napi_t = { 0 };
 	struct task_sum self_t = { 0 }, resp_t = { 0 };
-	const struct sinkstat *ss;
+	const struct sinkstat *ss, *rs;
 	const struct tlat_ring *tr = tlat_map();
 	uint64_t t_ns, sink_pkts = 0, sink_bytes = 0;
 	pid_t sink_pid = 0, pids[MAX_NAPI];
@@ -185,7 +225,7 @@ static void do_snap(struct strbuf *r, const char *tag)
 	read_net_snmp_udp(&udp);
 	read_softnet_stat(&sn);
 
-	ss = sink_map();
+	ss = sink_map(&sink_view);
 	if (ss) {
 		sink_pkts = sinkstat_load(&ss->packets);
 		sink_bytes = sinkstat_load(&ss->bytes);
@@ -193,7 +233,7 @@ static void do_snap(struct strbuf *r, const char *tag)
 		if (!task_add(sink_pid, &sink_t))
 			sink_pid = 0;	/* exited; counters stay valid */
 	}
-	if (!sink_pid && find_tasks_by_comm("udp_sink", false, pids, 1) > 0) {
+	if (!sink_pid && find_tasks_by_comm(cfg_recv_comm, false, pids, 1) > 0) {
 		sink_pid = pids[0];
 		if (!task_add(sink_pid, &sink_t))
 			sink_pid = 0;
@@ -251,7 +291,10 @@ static void do_snap(struct strbuf *r, const char *tag)
 	add_u64(r, "tlat_count", tr ? tlat_load(&tr->count) : 0);
 	add_u64(r, "tlat_overruns", tr ? tlat_load(&tr->overruns) : 0);
 	add_u64(r, "responder_run_ns", resp_t.run_ns);
+	rs = sink_map(&resp_view);
+	add_u64(r, "resp_packets", rs ? sinkstat_load(&rs->packets) : 0);
 	tx_snap(r, cfg_ifname, &blast_view);
+	add_extra(r);
 }
 
 static bool valid_tag(const char *tag)

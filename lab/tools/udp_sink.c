@@ -111,15 +111,8 @@ static void setup_signals(void)
 
 static void setup_counters(void)
 {
-	struct sinkstat *p;
-
-	if (!cfg_counter_path)
-		return;
-	p = shm_create(cfg_counter_path, sizeof(*p));
-	p->version = SINKSTAT_VERSION;
-	p->pid = getpid();
-	__atomic_store_n(&p->magic, SINKSTAT_MAGIC, __ATOMIC_RELEASE);
-	counters = p;
+	if (cfg_counter_path)
+		counters = sinkstat_create(cfg_counter_path);
 }
 
 static void write_pidfile(void)
@@ -164,8 +157,7 @@ static void do_work(const unsigned char *buf, size_t len)
 
 static void account(size_t len)
 {
-	sinkstat_store(&counters->packets, counters->packets + 1);
-	sinkstat_store(&counters->bytes, counters->bytes + len);
+	sinkstat_count(counters, len);
 }
 
 /* errno of a failed read: false if we should just go round again. */

@@ -189,6 +189,39 @@ void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	sb->len += n;
 }
 
+static bool is_counter_token(const char *t, size_t len)
+{
+	size_t k = 0, v;
+
+	while (k < len && ((t[k] >= 'a' && t[k] <= 'z') ||
+			   (t[k] >= '0' && t[k] <= '9') || t[k] == '_'))
+		k++;
+	if (k == 0 || k > 32 || k == len || t[k] != '=')
+		return false;
+	for (v = k + 1; v < len; v++)
+		if (t[v] < '0' || t[v] > '9')
+			return false;
+	return len - k - 1 >= 1 && len - k - 1 <= 20;
+}
+
+int sb_append_counters(struct strbuf *sb, const char *text)
+{
+	int n = 0;
+
+	while (*text) {
+		size_t len;
+
+		text += strspn(text, " \t\n");
+		len = strcspn(text, " \t\n");
+		if (len && is_counter_token(text, len)) {
+			sb_printf(sb, " %.*s", (int)len, text);
+			n++;
+		}
+		text += len;
+	}
+	return n;
+}
+
 int write_all(int fd, const void *buf, size_t len)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLOUT };

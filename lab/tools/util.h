@@ -66,6 +66,13 @@ void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
+ * Append " key=value" for each blank-separated token of @text that is a
+ * counter: key of 1..32 characters [a-z0-9_], value of 1..20 digits.
+ * Other tokens are skipped.  Returns how many were appended.
+ */
+int sb_append_counters(struct strbuf *sb, const char *text);
+
+/*
  * write() the whole buffer, retrying on EINTR and partial writes, and
  * waiting up to ~5 s in total while the fd says EAGAIN.
  * Returns 0 or -1 with errno set.

@@ -9,7 +9,8 @@
 # traffic leaves them.  flood and latprobe run in the first, udp_sink and
 # responder in the second.  chanctl is tested against a UNIX socket served
 # by python3 (skipped when python3 is absent).  The latency tools' tests
-# are in tools_latency.sh and tools_latprobe.sh, sourced from here.
+# are in tools_latency.sh and tools_latprobe.sh, the iperf3 pair's in
+# tools_iperf3.sh, sourced from here.
 #
 # Prints "ok N name" / "not ok N name" lines and "N passed, N failed";
 # exits non-zero if any check failed.
@@ -19,7 +20,7 @@ set -eu
 OUT=${1:?usage: test_tools.sh OUTDIR}
 OUT=$(cd "$OUT" && pwd)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOOLS="udp_sink sampler flood chanctl responder timerlat latprobe"
+TOOLS="udp_sink sampler flood chanctl responder timerlat latprobe iperf3_flood"
 for t in $TOOLS; do
 	[ -x "$OUT/$t" ] || { echo "test_tools.sh: $OUT/$t not built" >&2; exit 1; }
 done
@@ -166,7 +167,7 @@ udp_in udp_noports udp_inerrors udp_rcvbuferrors udp_out softnet_processed
 softnet_dropped softnet_squeezed sink_packets sink_bytes sink_pid
 sink_run_ns sink_utime sink_stime ksoftirqd_run_ns ksoftirqd_utime
 ksoftirqd_stime napi_threads napi_run_ns napi_utime napi_stime
-sampler_run_ns tlat_count tlat_overruns responder_run_ns
+sampler_run_ns tlat_count tlat_overruns responder_run_ns resp_packets
 ksoftirqd1_run_ns ksoftirqd0_pcount ksoftirqd1_pcount ksoftirqd0_wakeups
 ksoftirqd1_wakeups blast_pid blast_threads blast_running blast_start_ns
 blast_end_ns blast_sent blast_errors blast_run_ns qdisc_n
@@ -522,6 +523,8 @@ check "flood: send errors are counted, run completes" eval \
 
 # responder and latprobe
 . "$HERE/tools_latprobe.sh"
+# the iperf3 generator/receiver pair
+. "$HERE/tools_iperf3.sh"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
