@@ -3,8 +3,9 @@
 # the flooder's result line, so lab/run treats both generators alike:
 #   flood: sent=N errors=0 duration_ns=N rate_pps=N target_pps=N
 # from end.sum_sent (datagrams and seconds).  A report with an "error"
-# other than the interrupt that ends every lab point, or without
-# sum_sent, is a failure: one line on stderr, exit 1.
+# other than the interrupt that ends every lab point, without sum_sent,
+# or with nothing sent (the server refused the test), is a failure: one
+# line on stderr, exit 1.
 #   awk -v target=PPS -f lab/iperf3.awk client.json
 
 function num(s) {
@@ -30,6 +31,10 @@ END {
 	}
 	if (packets !~ /^[0-9]+$/ || seconds !~ /^[0-9.]+(e[-+]?[0-9]+)?$/) {
 		print "iperf3: no sum_sent in the client's report" > "/dev/stderr"
+		exit 1
+	}
+	if (packets == 0) {
+		print "iperf3: the client sent nothing: its test never started (the server's error is on the guest console)" > "/dev/stderr"
 		exit 1
 	}
 	printf "flood: sent=%d errors=0 duration_ns=%.0f rate_pps=%.0f target_pps=%d\n",

@@ -49,6 +49,9 @@ sed 's/interrupt - the client has terminated/unable to connect to server/' "$T/c
 expect_exit 1 "iperf3.awk: a report with another error fails" awk -f "$LAB_SRC/lab/iperf3.awk" "$T/bad.json"
 check "iperf3.awk: ... and says which" grep -qx "iperf3: unable to connect to server" "$T/err"
 expect_exit 1 "iperf3.awk: a report without sum_sent fails" awk -f "$LAB_SRC/lab/iperf3.awk" /dev/null
+sed 's/"packets": 500/"packets": 0/' "$T/c.json" >"$T/none.json"
+expect_exit 1 "iperf3.awk: a test that never started (nothing sent) fails" \
+	awk -f "$LAB_SRC/lab/iperf3.awk" "$T/none.json"
 
 # -------------------------------------------------- sampler -x, -R, -r
 printf 'iperf3_tests=2 Upper=1 a=x b_9=33 %s=1\n' "$(printf 'k%.0s' $(seq 40))" >"$T/extra"
