@@ -27,14 +27,12 @@
 #define FLOOD_BATCH_MAX		1024	/* UIO_MAXIOV */
 #define FLOOD_MAX_NS		(86400ULL * NSEC_PER_SEC)
 
-static const char *cfg_dest_str;
-static struct in_addr cfg_dest;
+static struct guard_dest cfg_to;
 static int cfg_port = 9000;
 static int cfg_payload = 18;
 static uint64_t cfg_rate;		/* pps, 0: unlimited */
 static uint64_t cfg_duration_ns;
 static int cfg_batch = 32;
-static const char *cfg_allowlist;
 
 
 static void usage(void)
@@ -62,17 +60,8 @@ static void parse_opts(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":A:B:d:hp:r:s:t:")) != -1) {
 		switch (c) {
-		case 'A':
-			if (!*optarg)
-				usage_error("empty path for -A");
-			cfg_allowlist = optarg;
-			break;
 		case 'B':
 			cfg_batch = opt_int(c, optarg, 1, FLOOD_BATCH_MAX);
-			break;
-		case 'd':
-			cfg_dest = opt_ipv4(c, optarg);
-			cfg_dest_str = optarg;
 			break;
 		case 'h':
 			usage();
@@ -91,17 +80,15 @@ static void parse_opts(int argc, char **argv)
 							 FLOOD_MAX_NS);
 			break;
 		default:
-			bad_option(c, optopt);
+			if (!guard_dest_opt(c, optarg, &cfg_to))
+				bad_option(c, optopt);
 		}
 	}
 	if (optind != argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	if (!cfg_dest_str)
-		usage_error("-d destination is required");
+	guard_dest_required(&cfg_to);
 	if (!cfg_duration_ns)
 		usage_error("-t duration is required");
-	if (!cfg_allowlist)
-		usage_error("-A allowlist is required");
 }
 
 static void setup_signals(void)
@@ -181,9 +168,9 @@ int main(int argc, char **argv)
 
 	tool_init();
 	parse_opts(argc, argv);
-	guard_enforce(cfg_allowlist, cfg_dest, cfg_dest_str);
+	guard_enforce(cfg_to.allowlist, cfg_to.addr, cfg_to.addr_str);
 	setup_signals();
-	fd = udp_connect(cfg_dest, cfg_port);
+	fd = udp_connect(cfg_to.addr, cfg_port);
 	do_flood(fd);
 	close(fd);
 	return 0;

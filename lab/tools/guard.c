@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "guard.h"
+#include "util.h"
 
 #define ALLOWLIST_MAX	(64 * 1024)
 
@@ -132,4 +133,26 @@ void guard_enforce(const char *allowlist, struct in_addr dst,
 	if (guard_check(allowlist, dst, why, sizeof(why)))
 		error(EXIT_REFUSED, 0, "refusing to send to %s: %s", dst_str,
 		      why);
+}
+
+bool guard_dest_opt(int c, const char *arg, struct guard_dest *g)
+{
+	switch (c) {
+	case 'A':
+		g->allowlist = opt_path(c, arg);
+		return true;
+	case 'd':
+		g->addr = opt_ipv4(c, arg);
+		g->addr_str = arg;
+		return true;
+	}
+	return false;
+}
+
+void guard_dest_required(const struct guard_dest *g)
+{
+	if (!g->addr_str)
+		usage_error("-d destination is required");
+	if (!g->allowlist)
+		usage_error("-A allowlist is required");
 }

@@ -40,4 +40,20 @@ int guard_check(const char *allowlist, struct in_addr dst,
 void guard_enforce(const char *allowlist, struct in_addr dst,
 		   const char *dst_str);
 
+/* A host-side generator's destination options: -d addr, -A allowlist. */
+struct guard_dest {
+	const char *allowlist;
+	const char *addr_str;
+	struct in_addr addr;
+};
+
+/*
+ * In a getopt() loop: take option @c (-A or -d) with @arg into @g, exiting
+ * EXIT_USAGE on a bad value.  Returns false for any other option.
+ */
+bool guard_dest_opt(int c, const char *arg, struct guard_dest *g);
+
+/* After the loop: -d and -A were both given, or exit EXIT_USAGE. */
+void guard_dest_required(const struct guard_dest *g);
+
 #endif

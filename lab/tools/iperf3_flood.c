@@ -28,14 +28,12 @@
 #define IPERF3_PAYLOAD_MAX	1472
 #define IPERF3_MAX_SECS		86400
 
-static const char *cfg_dest_str;
-static struct in_addr cfg_dest;
+static struct guard_dest cfg_to;
 static int cfg_port = 9000;
 static int cfg_payload = 18;
 static uint64_t cfg_rate;		/* pps, 0: unlimited */
 static int cfg_secs;
 static uint64_t cfg_window;		/* iperf3 -w, 0: not given */
-static const char *cfg_allowlist;
 static const char *cfg_iperf3 = "iperf3";
 
 static void usage(void)
@@ -63,13 +61,6 @@ static void parse_opts(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":A:d:hI:p:r:s:t:w:")) != -1) {
 		switch (c) {
-		case 'A':
-			cfg_allowlist = opt_path(c, optarg);
-			break;
-		case 'd':
-			cfg_dest = opt_ipv4(c, optarg);
-			cfg_dest_str = optarg;
-			break;
 		case 'h':
 			usage();
 			break;
@@ -93,17 +84,15 @@ static void parse_opts(int argc, char **argv)
 			cfg_window = opt_u64(c, optarg, 1, 1073741824ULL);
 			break;
 		default:
-			bad_option(c, optopt);
+			if (!guard_dest_opt(c, optarg, &cfg_to))
+				bad_option(c, optopt);
 		}
 	}
 	if (optind != argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	if (!cfg_dest_str)
-		usage_error("-d destination is required");
+	guard_dest_required(&cfg_to);
 	if (!cfg_secs)
 		usage_error("-t duration is required");
-	if (!cfg_allowlist)
-		usage_error("-A allowlist is required");
 }
 
 int main(int argc, char **argv)
@@ -114,7 +103,7 @@ int main(int argc, char **argv)
 
 	tool_init();
 	parse_opts(argc, argv);
-	guard_enforce(cfg_allowlist, cfg_dest, cfg_dest_str);
+	guard_enforce(cfg_to.allowlist, cfg_to.addr, cfg_to.addr_str);
 
 	snprintf(port, sizeof(port), "%d", cfg_port);
 	snprintf(len, sizeof(len), "%d", cfg_payload);
@@ -125,7 +114,7 @@ int main(int argc, char **argv)
 
 	args[n++] = (char *)cfg_iperf3;
 	args[n++] = "-c";
-	args[n++] = (char *)cfg_dest_str;
+	args[n++] = (char *)cfg_to.addr_str;
 	args[n++] = "-p";
 	args[n++] = port;
 	args[n++] = "-u";

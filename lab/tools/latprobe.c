@@ -41,14 +41,12 @@
 #define PROBES_MAX	10000000ULL
 #define TIMEOUT_MAX_MS	60000
 
-static const char *cfg_dest_str;
-static struct in_addr cfg_dest;
+static struct guard_dest cfg_to;
 static int cfg_port = 9001;
 static uint64_t cfg_rate = 200;
 static uint64_t cfg_duration_ns;
 static uint64_t cfg_probes;		/* from -r and -t */
 static uint64_t cfg_timeout_ns = 1000 * 1000000ULL;
-static const char *cfg_allowlist;
 static const char *cfg_raw_path;
 static int cfg_payload = 32;
 
@@ -97,13 +95,6 @@ static void parse_opts(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":A:d:ho:p:r:s:t:T:")) != -1) {
 		switch (c) {
-		case 'A':
-			cfg_allowlist = opt_path(c, optarg);
-			break;
-		case 'd':
-			cfg_dest = opt_ipv4(c, optarg);
-			cfg_dest_str = optarg;
-			break;
 		case 'h':
 			usage();
 			break;
@@ -129,17 +120,15 @@ static void parse_opts(int argc, char **argv)
 					 1000000ULL;
 			break;
 		default:
-			bad_option(c, optopt);
+			if (!guard_dest_opt(c, optarg, &cfg_to))
+				bad_option(c, optopt);
 		}
 	}
 	if (optind != argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	if (!cfg_dest_str)
-		usage_error("-d destination is required");
+	guard_dest_required(&cfg_to);
 	if (!cfg_duration_ns)
 		usage_error("-t duration is required");
-	if (!cfg_allowlist)
-		usage_error("-A allowlist is required");
 	/* ceil(duration * rate): probe n is due at n / rate seconds */
 	cfg_probes = ((unsigned __int128)cfg_duration_ns * cfg_rate +
 		      NSEC_PER_SEC - 1) / NSEC_PER_SEC;
@@ -180,7 +169,7 @@ static void send_probe(int fd, struct probes *p)
 	struct sockaddr_in addr = {
 		.sin_family = AF_INET,
 		.sin_port = htons(cfg_port),
-		.sin_addr = cfg_dest,
+		.sin_addr = cfg_to.addr,
 	};
 	uint64_t seq = p->next++, t;
 	unsigned char buf[PROBE_MAX_LEN];
@@ -199,7 +188,7 @@ static void send_probe(int fd, struct probes *p)
 	}
 	if (errno != ENOBUFS && errno != EAGAIN && errno != EHOSTUNREACH &&
 	    errno != ENETUNREACH && errno != EINTR)
-		error(1, errno, "sendto %s:%d", cfg_dest_str, cfg_port);
+		error(1, errno, "sendto %s:%d", cfg_to.addr_str, cfg_port);
 	p->send_errors++;	/* not sent: not counted in sent or lost */
 }
 
@@ -210,7 +199,7 @@ static void take_reply(struct probes *p, const unsigned char *buf,
 {
 	uint64_t seq, t;
 
-	if (from->sin_addr.s_addr != cfg_dest.s_addr ||
+	if (from->sin_addr.s_addr != cfg_to.addr.s_addr ||
 	    from->sin_port != htons(cfg_port) || len != cfg_payload)
 		goto garbage;
 	memcpy(&seq, buf, sizeof(seq));
@@ -350,7 +339,7 @@ int main(int argc, char **argv)
 
 	tool_init();
 	parse_opts(argc, argv);
-	guard_enforce(cfg_allowlist, cfg_dest, cfg_dest_str);
+	guard_enforce(cfg_to.allowlist, cfg_to.addr, cfg_to.addr_str);
 	if (cfg_raw_path) {
 		raw = fopen(cfg_raw_path, "w");
 		if (!raw)
