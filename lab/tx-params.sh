@@ -4,7 +4,7 @@
 # lab/lib.sh.  Environment variables of the same name (upper case) give
 # the defaults, so "make tx REPS=..." works too.
 
-VARIANTS=${VARIANTS:-"vanilla ksoftirqd-fix ksoftirqd-fix+trylock"}
+VARIANTS=${VARIANTS:-"vanilla vanilla+trylock ksoftirqd-fix ksoftirqd-fix+trylock"}
 REPS=${REPS:-5}
 WARMUP=${WARMUP:-3}
 WINDOW=${WINDOW:-10}

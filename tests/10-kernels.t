@@ -151,6 +151,35 @@ check "lab/ablations/napi-yield applies on top of threaded-napi" \
 	git -C "$(vtree threaded-napi)" apply --check \
 	"$LAB_TOP"/lab/ablations/napi-yield/0001-*.patch
 
+# Every commit of series-ksoftirqd-fix builds: git am one patch at a time
+# in a scratch copy of the pristine tree (hard links, like the variant
+# trees; the lab's trees and objects are untouched) and build the two
+# objects the series changes with the lab's config, no warning allowed.
+per_commit_builds()
+{
+	local src=$tmp/kfix-src out=$tmp/kfix-out p n=0 log
+
+	cp -al "$LAB_BUILD/linux" "$src" || return 1
+	git -C "$src" checkout -q -f -B per-commit base || return 1
+	mkdir -p "$out"
+	cp "$LAB_BUILD/kernels/vanilla/config" "$out/.config" || return 1
+	make -s -C "$src" O="$out" olddefconfig prepare >>"$T_LOG" 2>&1 || return 1
+	for p in $(series_patches series-ksoftirqd-fix); do
+		n=$((n + 1))
+		git -C "$src" -c user.name=livelock-lab -c user.email=lab@localhost \
+			am -q --keep-cr "$p" >>"$T_LOG" 2>&1 || return 1
+		log=$out/build-$n.log
+		make -C "$src" O="$out" -j"$(nproc)" kernel/softirq.o kernel/kthread.o >"$log" 2>&1 ||
+			{ echo "commit $n: build failed" >>"$T_LOG"; cat "$log" >>"$T_LOG"; return 1; }
+		! grep -E 'warning:|error:' "$log" >>"$T_LOG" || return 1
+		echo "commit $n ($(basename "$p")): kernel/softirq.o kernel/kthread.o built" >>"$T_LOG"
+	done
+	[ "$n" -gt 0 ]
+}
+check "series-ksoftirqd-fix: every commit builds kernel/softirq.o and kernel/kthread.o without warnings" \
+	per_commit_builds
+rm -rf "$tmp/kfix-src" "$tmp/kfix-out"
+
 # Each variant's work tree shares the pristine files by hard link; the
 # files its patches change are its own.
 check "variant work trees do not write through to the pristine tree" \

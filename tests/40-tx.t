@@ -73,6 +73,10 @@ fi
 
 check "lab/kernel/variants: $ABL = series-ksoftirqd-fix + lab/ablations/trylock" \
 	test "$(variant_series_dirs "$ABL" | tr '\n' ' ')" = "series-ksoftirqd-fix lab/ablations/trylock "
+check "lab/kernel/variants: vanilla+trylock = lab/ablations/trylock alone" \
+	test "$(variant_series_dirs vanilla+trylock | tr '\n' ' ')" = "lab/ablations/trylock "
+check "lab/tx's default variants: vanilla, vanilla+trylock, ksoftirqd-fix, $ABL" \
+	bash -c "'$TX' --help | grep -q 'variants, interleaved per repetition *\[vanilla vanilla+trylock ksoftirqd-fix $ABL\]'"
 
 # ---- the variant builds --------------------------------------------------
 # A build's leftover children (its progress sleeper) may hold the kernels
@@ -125,6 +129,9 @@ trylock_reschedules()
 	     END { exit !(t && r && n) }' "$vt/net/core/dev.c"
 }
 check "$ABL: a failed trylock re-schedules the qdisc; NOLOCK handling kept" trylock_reschedules
+check "make kernels VARIANTS=vanilla+trylock" make -C "$LAB_TOP" kernels VARIANTS=vanilla+trylock
+check "check-tree sees spin_trylock(root_lock) in vanilla+trylock's net_tx_action()" \
+	bash -c "'$LAB_TOP/lab/kernel/check-tree' '$LAB_BUILD/v/vanilla+trylock' vanilla+trylock 2>&1 | grep -q 'is spin_trylock as expected'"
 
 # ---- the guest tools -----------------------------------------------------
 check "make initramfs (with qdisc_setup, udp_blast, tx-init)" make -s -C "$LAB_TOP" initramfs
