@@ -164,3 +164,17 @@ without_locks()
 	done
 	"$@"
 }
+
+# rotate <k> <item...>: the items rotated left by k (k mod their number):
+# rotate 1 a b c -> "b c a".  Repetition r of a run boots its variants in
+# the order rotate r-1: each variant takes each position equally often.
+rotate()
+{
+	local k=$1
+
+	shift
+	[ $# -gt 0 ] || return 0
+	k=$((k % $#))
+	set -- "${@:k+1}" "${@:1:k}"
+	echo "$*"
+}

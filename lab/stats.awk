@@ -56,3 +56,26 @@ function num(x,    s) {
 	sub(/\.$/, "", s)
 	return s == "-0" ? "0" : s
 }
+
+# The overload gates of lab/point.awk, over the repetitions of one
+# (variant, rate): the guest saturated (median idle <= 5 %) and the
+# generator on target (median error within +-1 %; unlimited, with no
+# target, never is).  Only a rate every variant passes can be a verdict
+# point (the highest such rate is the run's).
+function saturated(idle_median) {
+	return idle_median != "" && idle_median + 0 <= 5
+}
+
+function on_target(gen_err_median) {
+	return gen_err_median != "" && gen_err_median + 0 <= 1 && gen_err_median + 0 >= -1
+}
+
+# The median of a[1..n] with its order-statistic CI, as "m,lo,hi"
+# (empty fields when n is 0).
+function med_ci(a, n,    m) {
+	if (n == 0)
+		return ",,"
+	m = median(a, n)
+	median_ci(a, n)
+	return num(m) "," num(ci_lo) "," num(ci_hi)
+}

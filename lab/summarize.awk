@@ -1,5 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-# Per-variant summary of points.csv (see lab/summarize).
+# Per-variant summary of points.csv (see lab/summarize): the throughput
+# pass only.  Per (variant, rate): medians over the repetitions of the
+# delivered rate, loss, guest idle and the generator's error.  Then:
+#   verdict_rate  the highest rate at which every variant passes the
+#                 gates (saturated(), on_target() of lab/stats.awk): the
+#                 same offered load for all; empty if none does
+#   MLFRR         [mlfrr_lo, mlfrr_hi): mlfrr_lo is the highest rate such
+#                 that it and every lower rate lose < 1 % (median loss),
+#                 mlfrr_hi the first rate that does not (empty: none)
+# and each variant's numbers at the verdict rate with their CIs.
 
 BEGIN { FS = "," }
 
@@ -9,67 +18,92 @@ NR == 1 {
 	next
 }
 
+("pass" in c) && $c["pass"] != "tput" { next }
+
 {
-	v = $c["variant"]; rep = $c["rep"]; t = $c["rate_target"]
+	v = $c["variant"]; t = $c["rate_target"] + 0
 	if (!(v in seen)) {
 		seen[v] = 1
 		order[++nv] = v
 	}
-	reps[v, rep] = 1
-	# the highest overload: unlimited (0) ranks above every paced rate
-	rank = t == 0 ? 1e12 : t
-	if (rank > top[v])
-		top[v] = rank
-	offered = $c["offered_pps"]; delivered = $c["delivered_pps"]
-	if (lossfree($c["loss_pct"]) && offered > mlfrr[v, rep])
-		mlfrr[v, rep] = offered
-	val[v, rep, rank, "delivered"] = delivered
-	val[v, rep, rank, "recv_cpu"] = $c["recv_cpu"]
-	val[v, rep, rank, "cpu_softirq"] = $c["cpu_softirq"]
-	val[v, rep, rank, "ksoftirqd_cpu"] = $c["ksoftirqd_cpu"]
-	val[v, rep, rank, "napi_cpu"] = $c["napi_cpu"]
-	val[v, rep, rank, "offered"] = offered
+	if (!((v, t) in n)) {
+		n[v, t] = 0
+		if (!(t in rate_seen)) {
+			rate_seen[t] = 1
+			rates[++nrates] = t
+		}
+	}
+	k = ++n[v, t]
+	reps[v, k] = 1
+	split("delivered_pps loss_pct idle_cpu gen_err_pct offered_pps recv_cpu ksoftirqd_cpu " \
+	      "napi_cpu softirq_irqctx_cpu recv_wait_pct recv_us_per_pkt closure_pct " \
+	      "qemu_main_wait_pct qemu_vcpu_run_pct", m, " ")
+	for (i in m)
+		if (m[i] in c)
+			val[v, t, m[i], k] = $c[m[i]]
 }
 
-function stat(v, what,    n, r, a) {
-	n = 0
-	for (r = 1; r <= maxrep; r++) {
-		if (!((v, r) in reps))
-			continue
-		if (what == "mlfrr")
-			a[++n] = mlfrr[v, r] + 0
-		else if ((v, r, top[v], what) in val)
-			a[++n] = val[v, r, top[v], what]
-	}
-	m = median(a, n)
-	median_ci(a, n)
-	nstat = n
-	return num(m) "," num(ci_lo) "," num(ci_hi)
+# median over the repetitions of metric w at (v, t); ci_* set
+function med(v, t, w,    a, k, cnt) {
+	cnt = 0
+	for (k = 1; k <= n[v, t]; k++)
+		if (val[v, t, w, k] != "")
+			a[++cnt] = val[v, t, w, k]
+	mstat = med_ci(a, cnt)
+	mn = cnt
+	return cnt ? median(a, cnt) : ""
 }
 
 END {
-	maxrep = 0
-	for (k in reps) {
-		split(k, p, SUBSEP)
-		if (p[2] + 0 > maxrep)
-			maxrep = p[2] + 0
+	# rates ascending; unlimited (0) above every paced rate
+	for (i = 1; i <= nrates; i++)
+		rk[i] = rates[i] == 0 ? 1e15 : rates[i]
+	sort_num(rk, nrates)
+	for (i = 1; i <= nrates; i++)
+		rs[i] = rk[i] == 1e15 ? 0 : rk[i]
+	vr = ""
+	for (i = 1; i <= nrates; i++) {
+		t = rs[i]
+		if (t == 0)
+			continue
+		ok = 1
+		for (j = 1; j <= nv; j++) {
+			v = order[j]
+			if (!((v, t) in n) || !saturated(med(v, t, "idle_cpu")) ||
+			    !on_target(med(v, t, "gen_err_pct")))
+				ok = 0
+		}
+		if (ok)
+			vr = t
 	}
-	print "variant,reps,ci_coverage,overload_target,overload_offered_pps," \
-	      "mlfrr_pps,mlfrr_lo,mlfrr_hi,delivered_pps,delivered_lo,delivered_hi," \
-	      "recv_cpu,recv_cpu_lo,recv_cpu_hi,softirq_cpu,ksoftirqd_cpu,napi_cpu"
-	for (i = 1; i <= nv; i++) {
-		v = order[i]
-		ml = stat(v, "mlfrr")
-		n = nstat
-		cov = ci_cov
-		dl = stat(v, "delivered")
-		rc = stat(v, "recv_cpu")
-		split(stat(v, "offered"), of, ",")
-		split(stat(v, "cpu_softirq"), sq, ",")
-		split(stat(v, "ksoftirqd_cpu"), ks, ",")
-		split(stat(v, "napi_cpu"), np, ",")
-		printf "%s,%d,%.2f,%s,%s,%s,%s,%s,%s,%s,%s\n", v, n, cov,
-			top[v] == 1e12 ? "unlimited" : top[v], of[1], ml, dl, rc,
-			sq[1], ks[1], np[1]
+	print "variant,reps,verdict_rate,mlfrr_lo,mlfrr_hi,delivered_pps,delivered_lo,delivered_hi," \
+	      "recv_cpu,recv_cpu_lo,recv_cpu_hi,idle_cpu,gen_err_pct,ksoftirqd_cpu,napi_cpu," \
+	      "softirq_irqctx_cpu,recv_wait_pct,recv_us_per_pkt,closure_pct,qemu_main_wait_pct"
+	for (j = 1; j <= nv; j++) {
+		v = order[j]
+		lo = ""; hi = ""
+		for (i = 1; i <= nrates; i++) {
+			t = rs[i]
+			if (!((v, t) in n))
+				continue
+			if (lossfree(med(v, t, "loss_pct")))
+				lo = t
+			else {
+				hi = t
+				break
+			}
+		}
+		row = v "," n[v, rs[1]] "," vr "," lo "," hi
+		if (vr == "") {
+			print row ",,,,,,,,,,,,,,,"
+			continue
+		}
+		med(v, vr, "delivered_pps"); row = row "," mstat
+		med(v, vr, "recv_cpu"); row = row "," mstat
+		split("idle_cpu gen_err_pct ksoftirqd_cpu napi_cpu softirq_irqctx_cpu recv_wait_pct " \
+		      "recv_us_per_pkt closure_pct qemu_main_wait_pct", w, " ")
+		for (i = 1; i <= 9; i++)
+			row = row "," num(med(v, vr, w[i]))
+		print row
 	}
 }

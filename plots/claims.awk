@@ -1,17 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0
-# The published claims beside this run's numbers, with a verdict derived
-# from the numbers.  Input: rates.csv of plots/prep.awk (read by header
-# name).  Output: one tab-separated line per claim:
+# The published claims beside this run's numbers, each with a verdict
+# from one rule.  Input: points.csv (read by header name).  Output: one
+# tab-separated line per claim:
 #   id  status  claim  published  measured  verdict
-# status is one of reproduced, partly, not-reproduced, inconclusive,
-# not-measured; verdict is the sentence for the report.
+# status: reproduced, partly, not-reproduced, inconclusive, not-measured.
 #
-#   awk -F, -v accel=tcg -f lab/stats.awk -f plots/fmt.awk \
-#       -f plots/claims.awk rates.csv
+#   awk -F, -v vrate=R [-v lrate=L] -v accel=tcg -f lab/stats.awk \
+#       -f plots/fmt.awk -f plots/claims.awk points.csv
 #
-# -v van=, fix=, napi= rename the variants the claims are about.  The
-# latency claim (revert) needs the probe columns of plots/prep-latency.awk;
-# without them it is not measured.
+# vrate is the run's verdict rate (lab/summarize.awk: the highest rate at
+# which every variant passes the overload gates); empty: there is none,
+# and every claim is inconclusive.  lrate is the rate of the latency pass
+# the revert claim is judged at (empty: not measured).  -v van=, fix=,
+# napi= rename the variants.
+#
+# The rule, the same for every claim: a claim is a ratio and a threshold.
+# The ratio is taken per repetition, pairing numbers of the same
+# repetition (variants of one repetition ran minutes apart, interleaved),
+# and the order-statistic confidence interval of its median (lab/stats.awk)
+# is set against the threshold: entirely past it, the claim holds;
+# entirely short of it, it does not; across it, inconclusive.  A claim
+# that holds is "reproduced" only if its mechanism gates hold too (the
+# work visibly where the claim puts it); otherwise "partly".
 
 BEGIN {
 	FS = ","
@@ -23,38 +33,39 @@ BEGIN {
 NR == 1 {
 	for (i = 1; i <= NF; i++)
 		c[$i] = i
-	split("variant rate_target n ci_coverage offered tap_drop delivered delivered_lo " \
-	      "delivered_hi recv_cpu ksoftirqd_cpu napi_cpu", need, " ")
+	split("variant rep pass rate_target offered_pps delivered_pps recv_cpu ksoftirqd_cpu " \
+	      "napi_cpu softirq_irqctx_cpu closure_ok net_rx_softirq_ps", need, " ")
 	for (i in need)
 		if (!(need[i] in c)) {
 			printf "claims: input lacks column %s\n", need[i] > "/dev/stderr"
 			bad = 1
 			exit 1
 		}
-	lat = "probe_p99" in c && "probe_p99_hi_b" in c && "probe_loss_hi" in c
 	next
 }
 
 {
-	v = $c["variant"]
-	t = $c["rate_target"] + 0
-	rank = t == 0 ? 1e12 : t
-	nrates[v]++
-	d = $c["delivered"] + 0
-	if (!(v in peak) || d > peak[v]) {
-		peak[v] = d
-		peak_t[v] = t
+	v = $c["variant"]; r = $c["rep"] + 0; t = $c["rate_target"] + 0
+	has[v] = 1
+	if (r > maxrep)
+		maxrep = r
+	if ($c["pass"] == "lat") {
+		if (lrate != "" && t == lrate + 0)
+			for (i in c)
+				L[v, r, i] = $c[i]
+		next
 	}
-	if (!(v in top) || rank > top[v]) {
-		top[v] = rank
+	d = $c["delivered_pps"] + 0
+	if (!((v, r) in peak) || d > peak[v, r]) {
+		peak[v, r] = d
+		peak_t[v, r] = t
+	}
+	if (vrate != "" && t == vrate + 0)
 		for (i in c)
-			at[v, i] = $c[i]
-	}
-	o = $c["offered"] + 0
-	if (o > max_off)
-		max_off = o
-	if (o - $c["tap_drop"] > max_in)
-		max_in = o - $c["tap_drop"]
+			V[v, r, i] = $c[i]
+	# vanilla's curve past its peak, for the Mogul claim
+	if (v == van)
+		dv[r, t] = d
 }
 
 function out(id, status, claim, pub, meas, verdict) {
@@ -64,271 +75,267 @@ function out(id, status, claim, pub, meas, verdict) {
 # why absolute rates differ from 2016, from the accelerator of the run
 function caveat() {
 	if (accel == "tcg")
-		return "Absolute rates are not comparable: this guest ran under TCG (emulated CPU) and its " \
-		       "virtio-net is served by QEMU in user space, which caps what reaches the guest around " \
-		       "100 kpps (here at most " thou(max_in) " of " thou(max_off) " pps offered got past the tap); " \
-		       "2016 was bare metal. Compare ratios and shapes, not pps."
+		return " Absolute rates are not comparable with 2016's bare metal: this guest ran under " \
+		       "TCG (emulated CPU) behind QEMU's user-space virtio-net; compare ratios."
 	if (accel == "kvm")
-		return "Absolute rates are not comparable: this is a 1-vCPU KVM guest behind virtio-net " \
-		       "(at most " thou(max_in) " of " thou(max_off) " pps offered got past the tap); " \
-		       "2016 was bare metal. Compare ratios and shapes, not pps."
-	return "Absolute rates are not comparable with the 2016 bare-metal numbers (accelerator of this run: " \
-	       (accel == "" ? "unknown" : accel) ")."
+		return " Absolute rates are not comparable with 2016's bare metal (a 1-vCPU KVM guest " \
+		       "behind virtio-net); compare ratios."
+	return ""
 }
 
-function overload(v) {
-	return "max overload (" target_name(at[v, "rate_target"]) ", " thou(at[v, "offered"]) " pps offered)"
+# ratio(num_v, num_k, den_v, den_k, set): the per-repetition ratio of
+# V[num_v, r, num_k] over V[den_v, r, den_k] (set "V"), or of L[...]
+# (set "L"), or over peak[den_v, r] (den_k "peak"); fills q[1..qn] and
+# returns "median [lo–hi]" with q_med, q_lo, q_hi, q_cov set.
+function ratio(nv_, nk, dv_, dk, set,    r, a, b, n) {
+	n = 0
+	for (r = 1; r <= maxrep; r++) {
+		if (set == "L") {
+			if (!((nv_, r, "variant") in L) || !((dv_, r, "variant") in L))
+				continue
+			a = L[nv_, r, nk]; b = L[dv_, r, dk]
+		} else {
+			if (!((nv_, r, "variant") in V))
+				continue
+			a = V[nv_, r, nk]
+			if (dk == "peak")
+				b = peak[dv_, r]
+			else if ((dv_, r, "variant") in V)
+				b = V[dv_, r, dk]
+			else
+				continue
+		}
+		if (a == "" || b == "" || b + 0 <= 0)
+			continue
+		q[++n] = a / b
+	}
+	qn = n
+	if (n == 0) {
+		q_med = ""
+		return "no pairs"
+	}
+	q_med = median(q, n)
+	median_ci(q, n)
+	q_lo = ci_lo; q_hi = ci_hi; q_cov = ci_cov
+	return sprintf("%.2f", q_med) (n < 2 ? " (n=1, no CI)" : \
+		sprintf(" [%.2f–%.2f] (%.0f %% CI, n=%d)", q_lo, q_hi, 100 * q_cov, n))
 }
 
-function dcell(v) {
-	return thou(at[v, "delivered"]) (at[v, "n"] < 2 ? "" : " [" thou(at[v, "delivered_lo"]) "–" \
-	       thou(at[v, "delivered_hi"]) "]") " pps"
+# The rule: 1 holds, 0 does not, -1 inconclusive.  dir ">=": the claim is
+# ratio >= thr; ">": ratio > thr; "<": ratio < thr.
+function judge(thr, dir) {
+	if (q_med == "" || qn < 2)
+		return -1
+	if (dir == ">=")
+		return q_lo >= thr ? 1 : q_hi < thr ? 0 : -1
+	if (dir == ">")
+		return q_lo > thr ? 1 : q_hi <= thr ? 0 : -1
+	return q_hi < thr ? 1 : q_lo >= thr ? 0 : -1
 }
 
-function missing(need,    s, i, n, w) {
+# the median over the repetitions of V[v, r, k] (or L with set "L")
+function med(v, k, set,    r, a, n) {
+	n = 0
+	for (r = 1; r <= maxrep; r++)
+		if (set == "L" ? (v, r, k) in L : (v, r, k) in V)
+			a[++n] = (set == "L" ? L[v, r, k] : V[v, r, k]) + 0
+	return n ? median(a, n) : ""
+}
+
+# every repetition of v at the verdict rate closes its books
+function books_close(v,    r, n) {
+	n = 0
+	for (r = 1; r <= maxrep; r++)
+		if ((v, r, "closure_ok") in V) {
+			n++
+			if (V[v, r, "closure_ok"] != 1)
+				return 0
+		}
+	return n > 0
+}
+
+function status(j, gates) {
+	return j < 0 ? "inconclusive" : !j ? "not-reproduced" : gates ? "reproduced" : "partly"
+}
+
+function lead(j, gates) {
+	return j < 0 ? "Inconclusive: " : !j ? "Not reproduced: " : gates ? "Reproduced: " : "Partly reproduced: "
+}
+
+function at_vr() {
+	return "at the verdict rate " thou(vrate) " pps"
+}
+
+# what keeps every claim from being judged, or ""
+function unjudgeable(need,    n, w, i, s) {
 	n = split(need, w, " ")
 	for (i = 1; i <= n; i++)
-		if (!(w[i] in top))
+		if (!(w[i] in has))
 			s = s (s == "" ? "" : " and ") w[i]
-	return s
+	if (s != "")
+		return "not measured in this run (no " s ")"
+	if (vrate == "")
+		return "no rate at which every variant passes the overload gates (guest idle <= 5 %, " \
+		       "generator within 1 % of its target): no verdict point"
+	return ""
 }
 
-function dumazet(    claim, pub, miss, vd, fd, ratio, rs, disj, r, k, sum, share, split_ok, why, meas) {
+function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc) {
 	claim = "Eric Dumazet, commit 4cd13c21b207 \"softirq: Let ksoftirqd do its job\" (v4.9): " \
 		"deferring softirqs to ksoftirqd/0 under load rescues a flooded UDP receiver"
 	pub = "without the fix the receiver got ~2,000 pps under flood; with it ~900,000 pps, " \
 	      "CPU split ~50/50 between the application and ksoftirqd/0 (bare metal, 2016)"
-	miss = missing(van " " fix)
-	if (miss != "") {
-		out("dumazet", "not-measured", claim, pub, "not measured in this run (no " miss ")",
-		    "Not measured in this run.")
+	why = unjudgeable(van " " fix)
+	if (why != "") {
+		out("dumazet", why ~ /^not measured/ ? "not-measured" : "inconclusive", claim, pub, why,
+		    (why ~ /^not measured/ ? "Not measured in this run." : "Inconclusive: " why "."))
 		return
 	}
-	vd = at[van, "delivered"] + 0
-	fd = at[fix, "delivered"] + 0
-	ratio = vd > 0 ? fd / vd : (fd > 0 ? -1 : 1)
-	rs = ratio < 0 ? "∞×" : sprintf("%.1f×", ratio)
-	disj = at[fix, "delivered_lo"] + 0 > at[van, "delivered_hi"] + 0 && at[fix, "n"] >= 2 && at[van, "n"] >= 2
-	r = at[fix, "recv_cpu"] + 0
-	k = at[fix, "ksoftirqd_cpu"] + 0
-	sum = r + k
-	share = sum > 0 ? 100 * r / sum : -1
-	split_ok = share >= 35 && share <= 65
-	meas = "at " overload(fix) ": " van " " dcell(van) ", " fix " " dcell(fix) \
-	       " — " rs " (medians, " ci_note(at[fix, "ci_coverage"], at[fix, "n"]) "); " fix " CPU: receiver " \
-	       pct1(r) " %, ksoftirqd/0 " pct1(k) " %" \
-	       (share < 0 ? "" : sprintf(" (split %.0f/%.0f)", share, 100 - share))
-	if (fd <= vd) {
-		out("dumazet", "not-reproduced", claim, pub, meas,
-		    "Not reproduced: " fix " delivers no more than " van " at max overload (" rs "). " caveat())
-		return
+	meas = fix "/" van " delivered " at_vr() ": " ratio(fix, "delivered_pps", van, "delivered_pps")
+	j = judge(2, ">=")
+	k = med(fix, "ksoftirqd_cpu")
+	rc = med(fix, "recv_cpu")
+	g = k >= 10
+	meas = meas "; " fix ": receiver " pct1(rc) " %, ksoftirqd/0 " pct1(k) " % of the CPU"
+	if (books_close(fix)) {
+		sp = ratio(fix, "recv_cpu", fix, "ksoftirqd_cpu")
+		# receiver/(receiver + ksoftirqd) in 35–65 % <=> receiver/ksoftirqd in 0.54–1.86
+		sj = q_med != "" && qn >= 2 && q_lo >= 0.54 && q_hi <= 1.86
+		meas = meas ", receiver/ksoftirqd " sp
+	} else {
+		sj = 0
+		meas = meas "; the split is not measurable: the CPU books of " fix " do not close at this rate"
 	}
-	if ((ratio < 0 || ratio >= 2) && disj && split_ok) {
-		out("dumazet", "reproduced", claim, pub, meas,
-		    "Reproduced: " fix " delivers " rs " " van "'s rate (≥ 2×, confidence intervals disjoint) " \
-		    sprintf("and splits the CPU %.0f/%.0f between receiver and ksoftirqd/0 (within 35–65 %%). ",
-			    share, 100 - share) caveat())
-		return
-	}
-	why = ""
-	if (ratio >= 0 && ratio < 2)
-		why = "the gain is " rs ", below 2×"
-	if (!disj && (at[fix, "n"] < 2 || at[van, "n"] < 2))
-		why = why (why == "" ? "" : "; ") "one repetition gives no confidence interval to separate them"
-	else if (!disj)
-		why = why (why == "" ? "" : "; ") "the confidence intervals overlap"
-	if (share < 0)
-		why = why (why == "" ? "" : "; ") "neither receiver nor ksoftirqd/0 used measurable CPU"
-	else if (!split_ok)
-		why = why (why == "" ? "" : "; ") \
-		      sprintf("the receiver/ksoftirqd split is %.0f/%.0f, outside 35–65 %%", share, 100 - share)
-	out("dumazet", "partly", claim, pub, meas,
-	    "Partly reproduced: the direction holds (" fix " delivers " rs " " van "'s rate) but " why ". " caveat())
+	out("dumazet", status(j, g && sj), claim, pub, meas,
+	    lead(j, g && sj) "the rule is " fix "/" van " ≥ 2× with its interval entirely past 2" \
+	    (j > 0 && !g ? "; but ksoftirqd/0 carries less than 10 % of the CPU" : "") \
+	    (j > 0 && g && !sj ? "; the receiver/ksoftirqd split is not within 35–65 % (ratio 0.54–1.86) across its interval, or not measurable" : "") \
+	    "." caveat())
 }
 
-# delivered at max overload as a share of the variant's own peak:
-# sets frac (-1 if it cannot be judged) and returns the measurement
-function vs_peak(v,    m) {
-	m = v ": " dcell(v) " at " overload(v) ", peak " thou(peak[v]) " pps at " target_name(peak_t[v])
-	frac = -1
-	if (nrates[v] < 2)
-		return m "; only one rate measured"
-	if (peak[v] <= 0)
-		return m "; nothing delivered at any rate"
-	frac = 100 * at[v, "delivered"] / peak[v]
-	return m sprintf(" → %.0f %% of peak", frac)
-}
-
-function abeni(    claim, pub, meas, f) {
+function abeni(    claim, pub, why, meas, j, g) {
 	claim = "Paolo Abeni, threaded NAPI poll loop proposal (netdev, 2016, reported by LWN): " \
 		"NAPI polling in a kernel thread keeps the delivered rate up under overload"
 	pub = "with threaded NAPI the delivered rate stays stable around the peak under overload (no collapse)"
-	if (!(napi in top)) {
-		out("abeni", "not-measured", claim, pub, "not measured in this run (no " napi ")",
-		    "Not measured in this run.")
+	why = unjudgeable(napi)
+	if (why != "") {
+		out("abeni", why ~ /^not measured/ ? "not-measured" : "inconclusive", claim, pub, why,
+		    (why ~ /^not measured/ ? "Not measured in this run." : "Inconclusive: " why "."))
 		return
 	}
-	meas = vs_peak(napi)
-	if (frac < 0)
-		out("abeni", "inconclusive", claim, pub, meas,
-		    "Inconclusive: a collapse needs a peak and a higher load to compare.")
-	else if (frac >= 80)
-		out("abeni", "reproduced", claim, pub, meas,
-		    sprintf("Reproduced: at max overload %s keeps %.0f %% of its peak delivered rate (≥ 80 %%): no collapse.", napi, frac))
-	else if (frac >= 50)
-		out("abeni", "partly", claim, pub, meas,
-		    sprintf("Partly reproduced: %s sags to %.0f %% of its peak under max overload (50–80 %%), a partial collapse.", napi, frac))
-	else
-		out("abeni", "not-reproduced", claim, pub, meas,
-		    sprintf("Not reproduced: %s collapses to %.0f %% of its peak under max overload (< 50 %%).", napi, frac))
+	meas = napi " delivered " at_vr() " / its own peak: " ratio(napi, "delivered_pps", napi, "peak")
+	j = judge(0.8, ">=")
+	g = med(napi, "napi_cpu") >= 10
+	meas = meas "; napi threads " pct1(med(napi, "napi_cpu")) " % of the CPU, NET_RX softirqs " \
+	       thou(med(napi, "net_rx_softirq_ps")) "/s"
+	out("abeni", status(j, g), claim, pub, meas,
+	    lead(j, g) "the rule is delivered ≥ 0.8 of the variant's own peak, interval entirely past 0.8" \
+	    (j > 0 && !g ? "; but the napi threads carry less than 10 % of the CPU" : "") ".")
 }
 
-function mogul(    claim, pub, meas) {
+# vanilla past its peak: the rates above the median peak's rate at which
+# the median delivered rate is higher than at the rate before
+function rises(    r, t, n, ts, i, a, m, prev, s, k) {
+	n = 0
+	for (k in dv) {
+		split(k, ts, SUBSEP)
+		if (!(ts[2] in seen_t)) {
+			seen_t[ts[2]] = 1
+			tl[++n] = ts[2] + 0
+		}
+	}
+	sort_num(tl, n)
+	prev = ""
+	s = ""
+	for (i = 1; i <= n; i++) {
+		t = tl[i]
+		m = 0
+		delete a
+		for (r = 1; r <= maxrep; r++)
+			if ((r, t) in dv)
+				a[++m] = dv[r, t]
+		m = median(a, m)
+		if (prev != "" && t > vpeak_t && m > prev * 1.1 && t != 0)
+			s = s (s == "" ? "" : ", ") thou(t)
+		prev = m
+	}
+	return s
+}
+
+function mogul(    claim, pub, why, meas, j, g, r, a, n, s) {
 	claim = "Mogul & Ramakrishnan, \"Eliminating Receive Livelock in an Interrupt-Driven Kernel\" " \
 		"(ACM TOCS 1997): interrupt-driven receive processing starves the application under overload"
 	pub = "receive livelock: past the MLFRR the delivered rate falls as the offered rate rises, toward zero"
-	if (!(van in top)) {
-		out("mogul", "not-measured", claim, pub, "not measured in this run (no " van ")",
-		    "Not measured in this run.")
+	why = unjudgeable(van)
+	if (why != "") {
+		out("mogul", why ~ /^not measured/ ? "not-measured" : "inconclusive", claim, pub, why,
+		    (why ~ /^not measured/ ? "Not measured in this run." : "Inconclusive: " why "."))
 		return
 	}
-	meas = vs_peak(van)
-	if (frac < 0)
-		out("mogul", "inconclusive", claim, pub, meas,
-		    "Inconclusive: a collapse needs a peak and a higher load to compare.")
-	else if (frac < 50)
-		out("mogul", "reproduced", claim, pub, meas,
-		    sprintf("Reproduced, livelock present: under max overload %s delivers only %.0f %% of its peak (< 50 %%).", van, frac))
-	else if (frac < 80)
-		out("mogul", "partly", claim, pub, meas,
-		    sprintf("Partly reproduced: %s falls to %.0f %% of its peak under max overload (50–80 %%), a collapse short of livelock.", van, frac))
-	else
-		out("mogul", "not-reproduced", claim, pub, meas,
-		    sprintf("Not reproduced, no livelock at these rates: %s keeps %.0f %% of its peak under max overload (≥ 80 %%).", van, frac))
+	n = 0
+	for (r = 1; r <= maxrep; r++)
+		if ((van, r) in peak_t)
+			a[++n] = peak_t[van, r]
+	vpeak_t = median(a, n)
+	meas = van " delivered " at_vr() " / its own peak: " ratio(van, "delivered_pps", van, "peak")
+	j = judge(0.5, "<")
+	g = med(van, "softirq_irqctx_cpu") > med(van, "recv_cpu")
+	meas = meas "; softirq in irq context " pct1(med(van, "softirq_irqctx_cpu")) " %, receiver " \
+	       pct1(med(van, "recv_cpu")) " % of the CPU"
+	s = rises()
+	meas = meas (s == "" ? "; past its peak the delivered rate does not rise again" : \
+		"; past its peak it rises again (> 10 %) at " s " pps")
+	out("mogul", status(j, g), claim, pub, meas,
+	    lead(j, g) "the rule is delivered < 0.5 of the variant's own peak, interval entirely below 0.5" \
+	    (j > 0 && !g ? "; but softirq in irq context does not take more CPU than the receiver" : "") ".")
 }
 
-# the probe's p99 of v at max overload for people
-function p99cell(v) {
-	return usec_range(at[v, "probe_p99"], at[v, "probe_p99_lo"], at[v, "probe_p99_hi"],
-		at[v, "probe_p99_b"], at[v, "probe_p99_lo_b"], at[v, "probe_p99_hi_b"],
-		at[v, "probe_p99_n"]) " µs"
+# the probe's tail of v vs x at the latency rate: p99 ratio, or the loss
+# ratio when a p99 is lost-bounded (at the timeout); sets tail_what
+function tail_ratio(v, x,    r, b) {
+	b = 0
+	for (r = 1; r <= maxrep; r++)
+		if (L[v, r, "probe_lost_bounded"] ~ /p99/ || L[x, r, "probe_lost_bounded"] ~ /p99/)
+			b = 1
+	tail_what = b ? "probe loss" : "probe p99"
+	return ratio(v, b ? "probe_loss_pct" : "probe_p99_us", x, b ? "probe_loss_pct" : "probe_p99_us", "L")
 }
 
-function losscell(v) {
-	return ci_range(at[v, "probe_loss"], at[v, "probe_loss_lo"], at[v, "probe_loss_hi"], "pct",
-		at[v, "probe_loss_n"]) " %"
-}
-
-# 1 if fix's probe p99 at max overload is above x's with CIs apart (sets
-# untestable when one repetition leaves no interval to compare); a
-# lost-bounded value ranks above every measured one.  When both medians
-# are lost-bounded the p99s cannot be told apart and the probe loss (the
-# part of the distribution past the timeout) decides, again with CIs
-# apart.  Sets why: the reason, for the verdict.
-function p99_above(x,    lo) {
-	if (at[fix, "probe_p99"] == "" || at[x, "probe_p99"] == "") {
-		why = "no probe p99 for " (at[x, "probe_p99"] == "" ? x : fix)
-		return 0
-	}
-	if (at[fix, "probe_p99_n"] < 2 || at[x, "probe_p99_n"] < 2) {
-		why = "one repetition gives no confidence interval to separate " fix " from " x
-		untestable = 1
-		return 0
-	}
-	if (at[fix, "probe_p99_b"] + 0 && at[x, "probe_p99_b"] + 0) {
-		if (at[fix, "probe_loss_lo"] + 0 > at[x, "probe_loss_hi"] + 0) {
-			why = "both p99s are at the timeout and " fix " loses more probes than " x \
-			      " (" losscell(fix) " vs " losscell(x) ")"
-			return 1
-		}
-		why = "both p99s are at the timeout and " fix " does not lose more probes than " x \
-		      " (" losscell(fix) " vs " losscell(x) ")"
-		return 0
-	}
-	if (at[x, "probe_p99_hi_b"] + 0) {
-		why = x "'s p99 interval reaches the timeout too, so " fix "'s is not above it"
-		return 0
-	}
-	lo = at[fix, "probe_p99_lo"] + 0
-	if (!(at[fix, "probe_p99_lo_b"] + 0) && lo <= at[x, "probe_p99_hi"] + 0) {
-		why = fix "'s p99 is not above " x "'s with confidence intervals apart"
-		return 0
-	}
-	why = fix "'s p99 is above " x "'s with confidence intervals apart" \
-	      (at[fix, "probe_p99_b"] + 0 ? " (" fix "'s median is lost-bounded: at least the timeout)" : "")
-	return 1
-}
-
-# probe loss at max overload: what it does to the p99
-function loss_note(    v, i, w, n, s, worst) {
-	n = split(van " " fix " " napi, w, " ")
-	for (i = 1; i <= n; i++) {
-		s = s (i > 1 ? ", " : "") w[i] " " pct1(at[w[i], "probe_loss"]) " %"
-		if (at[w[i], "probe_loss"] + 0 > worst)
-			worst = at[w[i], "probe_loss"] + 0
-	}
-	if (worst <= 1)
-		return ""
-	s = " Probe loss at max overload: " s "; with more than 1 % of the probes lost the p99 is " \
-	    "the timeout, a lower bound"
-	if (worst > 5)
-		s = s "; where it exceeds 5 % the lost probes, not the round-trip times, decide the " \
-		    "tail, so the comparison is one of loss"
-	return s "."
-}
-
-function revert(    claim, pub, miss, meas, lv, ln, uv, l_ok, t_ok, whyv, whyn, lat_why, thr, s) {
+function revert(    claim, pub, why, meas, jv, jn, jt, lat, thr, st, s) {
 	claim = "Paolo Abeni, commit d15121be7485 (v6.5, May 2023), revert of \"softirq: Let ksoftirqd " \
 		"do its job\": deferring softirqs to ksoftirqd raises the latency of other softirq users " \
 		"compared with vanilla and threaded NAPI; threaded NAPI solves the livelock without that cost"
 	pub = "reverted because once ksoftirqd runs, everything else that needs softirqs waits for it " \
 	      "(high latencies); threaded NAPI keeps the flooded receiver alive without deferring the rest"
-	miss = missing(van " " fix " " napi)
-	if (miss != "" || !lat) {
-		out("revert", "not-measured", claim, pub, "not measured in this run (" \
-		    (miss != "" ? "no " miss : "points.csv has no latency probe columns: a run before the probes") ")",
-		    "Not measured in this run.")
+	why = unjudgeable(van " " fix " " napi)
+	if (why == "" && !("probe_p99_us" in c && "probe_loss_pct" in c && "probe_lost_bounded" in c))
+		why = "not measured in this run (points.csv has no latency probe columns)"
+	if (why == "" && lrate == "")
+		why = "not measured in this run (no latency pass)"
+	if (why != "") {
+		out("revert", why ~ /^not measured/ ? "not-measured" : "inconclusive", claim, pub, why,
+		    (why ~ /^not measured/ ? "Not measured in this run." : "Inconclusive: " why "."))
 		return
 	}
-	meas = "at max overload, request/response probe p99: " van " " p99cell(van) ", " fix " " \
-	       p99cell(fix) ", " napi " " p99cell(napi) "; probe loss " van " " losscell(van) ", " fix " " \
-	       losscell(fix) ", " napi " " losscell(napi) "; delivered " napi " " dcell(napi) ", " fix " " \
-	       dcell(fix) " (medians, " ci_note(at[fix, "ci_coverage"], at[fix, "n"]) ")"
-	untestable = 0
-	lv = p99_above(van)
-	whyv = why
-	uv = untestable
-	untestable = 0
-	ln = p99_above(napi)
-	whyn = why
-	# untestable: no comparison failed for a reason other than one repetition
-	untestable = (uv || untestable) && (lv || uv) && (ln || untestable)
-	l_ok = lv && ln
-	lat_why = "against " van ": " whyv "; against " napi ": " whyn
-	t_ok = at[napi, "delivered"] + 0 >= at[fix, "delivered_lo"] + 0
-	thr = napi " delivers " thou(at[napi, "delivered"]) " pps, " (t_ok ? "≥" : "below") " " fix \
-	      (at[fix, "n"] < 2 ? "'s " thou(at[fix, "delivered"]) " pps (one repetition: no CI)" : \
-	      "'s lower CI bound " thou(at[fix, "delivered_lo"]) " pps")
-	s = loss_note() (accel == "tcg" ? " Under TCG the absolute latencies include the emulation; " \
-	    "compare the variants, not the µs." : "")
-	if (l_ok && t_ok)
-		out("revert", "reproduced", claim, pub, meas,
-		    "Reproduced: " fix "'s probe p99 is the highest (" lat_why ") and " thr "." s)
-	else if (l_ok)
-		out("revert", "partly", claim, pub, meas,
-		    "Partly reproduced: the latency half holds (" lat_why ") but not the throughput half: " \
-		    thr "." s)
-	else if (t_ok)
-		out("revert", "partly", claim, pub, meas,
-		    "Partly reproduced: the throughput half holds (" thr ") but not the latency half: " \
-		    lat_why "." s)
-	else if (untestable)
-		out("revert", "inconclusive", claim, pub, meas,
-		    "Inconclusive: the latency half cannot be judged (" lat_why ") and the throughput " \
-		    "half does not hold: " thr "." s)
-	else
-		out("revert", "not-reproduced", claim, pub, meas,
-		    "Not reproduced: " lat_why "; and " thr "." s)
+	s = tail_ratio(fix, van)
+	jv = judge(1, ">")
+	meas = "latency pass at " thou(lrate) " pps: " fix "/" van " " tail_what " " s
+	s = tail_ratio(fix, napi)
+	jn = judge(1, ">")
+	meas = meas ", " fix "/" napi " " tail_what " " s
+	lat = jv > 0 && jn > 0 ? 1 : jv == 0 || jn == 0 ? 0 : -1
+	s = ratio(napi, "delivered_pps", fix, "delivered_pps")
+	jt = judge(0.9, ">=")
+	meas = meas "; throughput " at_vr() ": " napi "/" fix " delivered " s
+	st = lat > 0 && jt > 0 ? "reproduced" : lat > 0 || jt > 0 ? "partly" : \
+	     lat < 0 || jt < 0 ? "inconclusive" : "not-reproduced"
+	thr = "latency half: " fix "'s tail above both others' (ratios' intervals entirely above 1) " \
+	      (lat > 0 ? "holds" : lat == 0 ? "does not hold" : "is inconclusive") \
+	      "; throughput half: " napi " ≥ 0.9 of " fix " " (jt > 0 ? "holds" : jt == 0 ? "does not hold" : "is inconclusive")
+	out("revert", st, claim, pub, meas,
+	    (st == "reproduced" ? "Reproduced: " : st == "partly" ? "Partly reproduced: " : \
+	     st == "inconclusive" ? "Inconclusive: " : "Not reproduced: ") thr "." \
+	    (lat <= 0 ? " A 1-vCPU probe that did not detect the latency cost does not show it absent." : ""))
 }
 
 END {

@@ -4,7 +4,9 @@
 # each rate target, error bars = the median's CI), and y = x for an ideal
 # receiver.  The lines between the measured points are straight in the
 # data (curvefile), so on a log offered axis they bend like y = x does
-# and never cross it where the data do not.
+# and never cross it where the data do not.  A marker with a white centre
+# (hollow) is a point that fails a gate: the guest not saturated or the
+# flooder off its target (plots/prep.awk's gates column).
 #   gnuplot -e "datafile='rates.dat'; curvefile='curve.dat'; metafile='meta.gp';
 #               plotdir='plots'; title='...'; fmt='png'; out='livelock.png'" plots/livelock.gp
 # datafile, curvefile, metafile: made by plots/prep.awk.
@@ -25,4 +27,6 @@ plot x with lines dt 2 lw 1.5 lc rgb "#555555" title "ideal (y = x)", \
      for [i = 1:nv] keyentry with yerrorlines ls vstyle(i) title word(variants, i), \
      for [i = 1:nv] curvefile index (i - 1) using 1:2 with lines ls vstyle(i) notitle, \
      for [i = 1:nv] datafile index (i - 1) using c_offered:c_delivered:c_delivered_lo:c_delivered_hi \
-	with yerrorbars ls vstyle(i) notitle
+	with yerrorbars ls vstyle(i) notitle, \
+     for [i = 1:nv] datafile index (i - 1) using c_offered:(column(c_gates) > 0.5 ? 1/0 : column(c_delivered)) \
+	with points pt 7 ps 0.55 lc rgb "white" notitle

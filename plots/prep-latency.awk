@@ -69,7 +69,7 @@ function dnum(x) {
 # y range; then below, or further below the label of that point
 function label_dy(    j, k, t, a, y, prev, dy) {
 	for (j = 1; j <= nv; j++) {
-		y[j] = stat(order[j], top[order[j]], mi["delivered"])
+		y[j] = stat(order[j], lrank, mi["delivered"])
 		a[j] = j
 	}
 	for (j = 2; j <= nv; j++)
@@ -86,7 +86,7 @@ function label_dy(    j, k, t, a, y, prev, dy) {
 	}
 }
 
-# one row per variant at its highest overload: probe p99 and delivered
+# one row per variant at the latency rate (lrank, see verdict()): probe p99 and delivered
 # rate with their CIs, probe p50 and loss
 function write_tradeoff(    f, i, j, v, row, m) {
 	f = out "/tradeoff.dat"
@@ -98,17 +98,17 @@ function write_tradeoff(    f, i, j, v, row, m) {
 	print row > f
 	for (j = 1; j <= nv; j++) {
 		v = order[j]
-		m = stat(v, top[v], mi["probe_p99"])
+		m = stat(v, lrank, mi["probe_p99"])
 		row = v " " dnum(m) " " dnum(ci_lo) " " dnum(ci_hi) " " st_b " " ci_lo_b " " ci_hi_b
 		trade_range(ci_lo, ci_hi)
-		m = stat(v, top[v], mi["delivered"])
+		m = stat(v, lrank, mi["delivered"])
 		row = row " " num(m) " " num(ci_lo) " " num(ci_hi)
 		if (ci_hi > trade_ymax)
 			trade_ymax = ci_hi
-		m = stat(v, top[v], mi["probe_p50"])
+		m = stat(v, lrank, mi["probe_p50"])
 		row = row " " dnum(m) " " st_b
 		trade_range(m, m)
-		rows[j] = row " " dnum(stat(v, top[v], mi["probe_loss"]))
+		rows[j] = row " " dnum(stat(v, lrank, mi["probe_loss"]))
 	}
 	for (j = 1; j <= nv; j++)
 		print rows[j] > f

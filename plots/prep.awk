@@ -48,7 +48,13 @@ BEGIN {
 		"tap_drop:tap_drop_pps nic_drop:nic_drop_pps rcvbuf_err:rcvbuf_err_pps " \
 		"cpu_user:cpu_user cpu_system:cpu_system cpu_softirq:cpu_softirq " \
 		"cpu_irq:cpu_irq cpu_idle:cpu_idle cpu_steal:cpu_steal " \
-		"ksoftirqd_cpu:ksoftirqd_cpu napi_cpu:napi_cpu", mm, " ")
+		"ksoftirqd_cpu:ksoftirqd_cpu napi_cpu:napi_cpu " \
+		"idle:idle_cpu gen_err:gen_err_pct closure:closure_pct " \
+		"recv_wait:recv_wait_pct recv_us_per_pkt:recv_us_per_pkt " \
+		"softirq_irqctx:softirq_irqctx_cpu hardirq:hardirq_cpu other:other_cpu " \
+		"sampler:sampler_cpu responder:responder_cpu " \
+		"qemu_main_run:qemu_main_run_pct qemu_main_wait:qemu_main_wait_pct " \
+		"qemu_vcpu_run:qemu_vcpu_run_pct flood_run:flood_run_pct", mm, " ")
 	for (i = 1; i <= nm; i++) {
 		split(mm[i], p, ":")
 		met[i] = p[1]
@@ -57,8 +63,8 @@ BEGIN {
 	}
 	if (latency)
 		lat_metrics()
-	no = split("cpu_user cpu_system cpu_softirq cpu_irq cpu_idle cpu_steal " \
-		"recv_cpu ksoftirqd_cpu napi_cpu", ov, " ")
+	# where the CPU went at the verdict rate, stacking to 100 %
+	no = split("recv_cpu ksoftirqd_cpu napi_cpu softirq_irqctx hardirq other sampler idle", ov, " ")
 }
 
 NR == 1 {
@@ -71,6 +77,17 @@ NR == 1 {
 	v = $c["variant"]
 	rep = $c["rep"] + 0
 	t = $c["rate_target"] + 0
+	# the latency pass gives the latency metrics, the throughput pass
+	# every other one
+	lp = $c["pass"] == "lat"
+	if (lp) {
+		lk = ++lcnt[v, t == 0 ? 1e12 : t]
+		for (i = 1; i <= nm; i++)
+			if (lat[i])
+				val[v, t == 0 ? 1e12 : t, i, lk] = $c[src[i]] == "" ? "" : $c[src[i]] + 0
+		lat_bounded(v, t == 0 ? 1e12 : t, lk, $c["probe_lost_bounded"])
+		next
+	}
 	rank = t == 0 ? 1e12 : t
 	if (!(v in nr)) {
 		order[++nv] = v
@@ -84,9 +101,8 @@ NR == 1 {
 	target[rank] = t
 	k = ++cnt[v, rank]
 	for (i = 1; i <= nm; i++)
-		val[v, rank, i, k] = lat[i] && $c[src[i]] == "" ? "" : $c[src[i]] + 0
-	if (latency)
-		lat_bounded(v, rank, k, $c["probe_lost_bounded"])
+		if (!lat[i])
+			val[v, rank, i, k] = $c[src[i]] == "" ? "" : $c[src[i]] + 0
 	if (!((v, rep) in mlfrr)) {
 		reps[v, ++nrep[v]] = rep
 		mlfrr[v, rep] = 0
@@ -100,10 +116,11 @@ NR == 1 {
 # median of metric i of (v, rank) over the repetitions that have it
 # (empty if none); sets ci_lo, ci_hi, ci_cov, st_n and, for the probe's
 # percentiles, st_b, ci_lo_b, ci_hi_b (1: lost-bounded, see above)
-function stat(v, rank, i,    a, k, n, m, nb, tmin, u) {
+function stat(v, rank, i,    a, k, n, m, nb, tmin, u, kmax) {
 	n = 0
 	nb = 0
-	for (k = 1; k <= cnt[v, rank]; k++) {
+	kmax = lat[i] ? lcnt[v, rank] : cnt[v, rank]
+	for (k = 1; k <= kmax; k++) {
 		if (val[v, rank, i, k] == "")
 			continue
 		a[++n] = val[v, rank, i, k]
@@ -145,6 +162,7 @@ function sorted_ranks(v,    a, k) {
 function write_rates(    i, j, k, v, rank, m, hdr, row, nf, fld, drow, cov) {
 	hdr = "variant,rate_target,n,ci_coverage"
 	ncol = 4
+	gate_col = 0
 	for (i = 1; i <= nm; i++) {
 		hdr = hdr "," met[i] "," met[i] "_lo," met[i] "_hi"
 		colno[met[i]] = ncol + 1
@@ -158,6 +176,8 @@ function write_rates(    i, j, k, v, rank, m, hdr, row, nf, fld, drow, cov) {
 			ncol += 3
 		}
 	}
+	hdr = hdr ",gates"
+	gate_col = ++ncol
 	print hdr > (out "/rates.csv")
 	print "# " hdr > (out "/rates.dat")
 	for (j = 1; j <= nv; j++) {
@@ -190,7 +210,7 @@ function write_rates(    i, j, k, v, rank, m, hdr, row, nf, fld, drow, cov) {
 				if (met[i] ~ /drop|err/ && ci_hi > ymax_drops)
 					ymax_drops = ci_hi
 			}
-			row = v "," target[rank] "," cnt[v, rank] "," num(cov) row
+			row = v "," target[rank] "," cnt[v, rank] "," num(cov) row "," gates(v, rank)
 			print row > (out "/rates.csv")
 			nf = split(row, fld, ",")
 			drow = fld[1]
@@ -224,41 +244,74 @@ function write_curve(    j, k, v, x0, y0, x1, y1, s, x, f) {
 	}
 }
 
-function write_overload(    i, j, v, row) {
+# 1 if (v, rank) passes the overload gates of lab/stats.awk (median idle
+# <= 5 %, median generator error within 1 %), else 0
+function gates(v, rank) {
+	return rank != 1e12 && saturated(stat(v, rank, mi["idle"])) && \
+	       on_target(stat(v, rank, mi["gen_err"])) ? 1 : 0
+}
+
+# The verdict rate (lab/summarize.awk's rule): the highest rate every
+# variant passes the gates at; vrank 0 if none.  The latency rate: the
+# verdict rate if the latency pass measured it for every variant, else
+# the highest rate it measured (lrank 0: no latency pass).
+function verdict(    j, k, v, rank, ok, all) {
+	vrank = 0
+	lrank = 0
+	for (j = 1; j <= nv; j++)
+		for (k = 1; k <= nr[order[j]]; k++)
+			all[ranks[order[j], k]] = 1
+	for (rank in all) {
+		rank += 0
+		ok = rank != 1e12
+		for (j = 1; j <= nv; j++) {
+			v = order[j]
+			if (!((v, rank) in cnt) || !gates(v, rank))
+				ok = 0
+		}
+		if (ok && rank + 0 > vrank)
+			vrank = rank + 0
+		ok = 1
+		for (j = 1; j <= nv; j++)
+			if (lcnt[order[j], rank] + 0 == 0)
+				ok = 0
+		if (ok && rank + 0 > lrank)
+			lrank = rank + 0
+	}
+	if (vrank && lcnt[order[1], vrank] + 0 > 0) {
+		ok = 1
+		for (j = 1; j <= nv; j++)
+			if (lcnt[order[j], vrank] + 0 == 0)
+				ok = 0
+		if (ok)
+			lrank = vrank
+	}
+	printf "vrate=%s\nlrate=%s\n", vrank ? target[vrank] : "", \
+		lrank ? target[lrank] : "" > (out "/verdict.txt")
+}
+
+# where each variant's CPU went at the verdict rate (or, without one, at
+# its highest paced rate): medians, scaled so that they stack to 100 %
+# (the unscaled sum's residual is the closure, shown beside)
+function write_breakdown(    i, j, v, row, rank, sum, x) {
 	row = "# variant"
 	for (i = 1; i <= no; i++)
 		row = row " " ov[i]
-	print row > (out "/overload.dat")
+	print row " closure rate" > (out "/overload.dat")
 	for (j = 1; j <= nv; j++) {
 		v = order[j]
+		rank = vrank ? vrank : (top[v] == 1e12 && nr[v] > 1 ? rk[v, nr[v] - 1] : top[v])
+		sum = 0
+		for (i = 1; i <= no; i++) {
+			x[i] = stat(v, rank, mi[ov[i]]) + 0
+			if (ov[i] == "sampler")
+				x[i] += stat(v, rank, mi["responder"])
+			sum += x[i]
+		}
 		row = v
 		for (i = 1; i <= no; i++)
-			row = row " " num(stat(v, top[v], mi[ov[i]]))
-		print row > (out "/overload.dat")
-	}
-}
-
-function write_summary(    j, k, v, a, n, m, row) {
-	print "variant,reps,mlfrr_n,mlfrr_coverage,mlfrr,mlfrr_lo,mlfrr_hi," \
-	      "overload_target,overload_n,overload_coverage,overload_offered," \
-	      "delivered,delivered_lo,delivered_hi,recv_cpu,recv_cpu_lo,recv_cpu_hi" \
-	      > (out "/summary.csv")
-	for (j = 1; j <= nv; j++) {
-		v = order[j]
-		n = nrep[v]
-		for (k = 1; k <= n; k++)
-			a[k] = mlfrr[v, reps[v, k]]
-		m = median(a, n)
-		median_ci(a, n)
-		row = v "," n "," n "," num(ci_cov) "," num(m) "," num(ci_lo) "," num(ci_hi)
-		row = row "," (top[v] == 1e12 ? "unlimited" : target[top[v]])
-		m = stat(v, top[v], mi["offered"])
-		row = row "," st_n "," num(ci_cov) "," num(m)
-		m = stat(v, top[v], mi["delivered"])
-		row = row "," num(m) "," num(ci_lo) "," num(ci_hi)
-		m = stat(v, top[v], mi["recv_cpu"])
-		row = row "," num(m) "," num(ci_lo) "," num(ci_hi)
-		print row > (out "/summary.csv")
+			row = row " " num(sum > 0 ? 100 * x[i] / sum : 0)
+		print row " " num(stat(v, rank, mi["closure"])) " " target[rank] > (out "/overload.dat")
 	}
 }
 
@@ -302,9 +355,12 @@ function write_meta(    f, i, k, vl) {
 			printf "c_%s_b = %d\nc_%s_lo_b = %d\nc_%s_hi_b = %d\n", met[i], k,
 				met[i], k + 1, met[i], k + 2 > f
 	}
+	printf "c_gates = %d\n", gate_col > f
+	printf "vrate = %s\nlrate = %s\n", vrank ? target[vrank] : -1, lrank ? target[lrank] : -1 > f
 	printf "# overload.dat columns\n" > f
 	for (i = 1; i <= no; i++)
 		printf "o_%s = %d\n", ov[i], i + 1 > f
+	printf "o_closure = %d\no_rate = %d\n", no + 2, no + 3 > f
 	printf "latency = %d\n", latency > f
 	if (latency)
 		lat_meta(f)
@@ -314,9 +370,9 @@ END {
 	if (nv == 0)
 		exit 1
 	write_rates()
+	verdict()
 	write_curve()
-	write_overload()
-	write_summary()
+	write_breakdown()
 	if (latency)
 		write_tradeoff()
 	write_meta()

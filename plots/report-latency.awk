@@ -7,9 +7,8 @@
 #   awk -v latency=1 ... -f plots/fmt.awk -f plots/report.awk \
 #       -f plots/report-latency.awk summary.csv rates.csv claims.tsv params.tsv
 
-# the row of rates.csv (R) of summary row i's variant at its max overload
-function top_row(i,    t, j) {
-	t = S[i, "overload_target"] == "unlimited" ? 0 : S[i, "overload_target"]
+# the row of rates.csv (R) of summary row i's variant at rate t
+function rate_row(i, t,    j) {
 	for (j = 1; j <= nrr; j++)
 		if (R[j, "variant"] == S[i, "variant"] && R[j, "rate_target"] + 0 == t + 0)
 			return j
@@ -57,7 +56,14 @@ function latency_section(    i, j, cov, n) {
 		      "plots and the claim of the v6.5 revert below is not measured.\n"
 		return
 	}
-	printf "While each flood ran, the host sent %s request/response probes per second " \
+	if (lrate == "") {
+		print "This run had no latency pass (`--lat-rates \"\"`): latency was not measured and " \
+		      "the claim of the v6.5 revert below is not either.\n"
+		return
+	}
+	printf "In a pass of its own after the throughput pass (so that the probes do not load the " \
+	       "throughput windows), at %s pps offered, the host sent", thou(lrate)
+	printf " %s request/response probes per second " \
 	       "(UDP, timeout %s) to a responder process in the guest (normal priority, its own " \
 	       "port, not the flooded one), and a normal-priority guest thread slept with " \
 	       "clock_nanosleep to %s boundaries. This is what the v6.5 revert of \"softirq: Let " \
@@ -66,12 +72,13 @@ function latency_section(    i, j, cov, n) {
 		P["probe_rate"] == "" ? "an unrecorded number of" : P["probe_rate"],
 		ms_text(P["probe_timeout_ms"]),
 		period_text(P["timer_period_us"])
-	print "### At each variant's highest overload\n"
+	printf "### At %s pps%s\n\n", thou(lrate), lrate == vrate ? " (the verdict rate)" : \
+		" (not the verdict rate" (vrate == "" ? "" : ", " thou(vrate) " pps") ")"
 	print "| Variant | Probe p50 (µs) | Probe p99 (µs) | Probe p99.9 (µs) | Probe loss (%) | " \
 	      "Timer p50 (µs) | Timer p99 (µs) | Timer max (µs) |"
 	print "|---|---|---|---|---|---|---|---|"
 	for (i = 1; i <= ns; i++) {
-		j = top_row(i)
+		j = rate_row(i, lrate)
 		if (!j)
 			continue
 		cov = R[j, "ci_coverage"]
@@ -96,7 +103,7 @@ function latency_section(    i, j, cov, n) {
 	     "timeout. Right: the guest timer thread's wake-up lateness. Medians with their CI " \
 	     "as error bars, log scales.")
 	plot("tradeoff", "Throughput against latency",
-	     "Each variant at its highest overload: packets/s delivered to the flooded receiver " \
+	     "Each variant at the latency pass's rate: packets/s delivered to the flooded receiver " \
 	     "against the probe's p99 (a hollow point with an arrow: at least the timeout), with " \
 	     "both CIs; the dotted line runs to the p50. The labels give the probe loss. Up and " \
 	     "to the left is better.")
@@ -105,11 +112,12 @@ function latency_section(    i, j, cov, n) {
 
 function lat_rates_table(    j, pw) {
 	pw = periods_per_window()
-	print "### All rates (medians over the repetitions)\n"
+	print "### Every rate of the latency pass (medians over the repetitions)\n"
 	print "| Variant | Rate target | Probe p50 (µs) | Probe p99 (µs) | Probe loss (%) | " \
 	      "Timer p99 (µs) | Timer max (µs) | Timer periods overslept" (pw == "" ? "" : " (of " pw ")") " |"
 	print "|---|---|---:|---:|---:|---:|---:|---:|"
 	for (j = 1; j <= nrr; j++)
+		if (R[j, "probe_p50_n"] + 0 > 0 || R[j, "probe_loss_n"] + 0 > 0)
 		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", R[j, "variant"],
 			target_name(R[j, "rate_target"]), usec(R[j, "probe_p50"], R[j, "probe_p50_b"]),
 			usec(R[j, "probe_p99"], R[j, "probe_p99_b"]),

@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # report.md of a run, on stdout.  Inputs, in this order:
-#   summary.csv  rates.csv   (plots/prep.awk)
+#   summary.csv              (lab/summarize)
+#   rates.csv                (plots/prep.awk)
 #   claims.tsv               (plots/claims.awk)
 #   params.tsv               (plots/json.awk of params.json)
 # Variables: kernel (e.g. "Linux 6.12.118"), points (number of rows of
-# points.csv), latency (1: the run has the latency probes' columns).
-# The latency section is plots/report-latency.awk's.
+# points.csv), latency (1: the run has the latency probes' columns),
+# vrate and lrate (the verdict rate and the latency pass's rate, empty if
+# none: plots/prep.awk's verdict.txt).  The latency section is
+# plots/report-latency.awk's.
 #
-#   awk -v kernel=... -v points=N -v latency=1 -f plots/fmt.awk \
-#       -f plots/report.awk -f plots/report-latency.awk \
+#   awk -v kernel=... -v points=N -v latency=1 -v vrate=R -v lrate=L \
+#       -f plots/fmt.awk -f plots/report.awk -f plots/report-latency.awk \
 #       summary.csv rates.csv claims.tsv params.tsv
 
 FNR == 1 { f++ }
@@ -73,10 +76,6 @@ function row4(a, b, c, d) {
 	return "| " a " | " b " | " c " | " d " |"
 }
 
-function ci_cell(i, what, kind, n, cov) {
-	return ci_range(S[i, what], S[i, what "_lo"], S[i, what "_hi"], kind, n) ", " ci_note_paren(cov, n)
-}
-
 # "75 % CI (n=3)"
 function ci_note_paren(cov, n) {
 	return n < 2 ? "no CI (n=" n ")" : sprintf("%.0f %% CI (n=%d)", 100 * cov, n)
@@ -87,36 +86,93 @@ function header(    vl) {
 	printf "# Receive livelock lab: run %s (%s, %s)\n\n", P["run"], kernel,
 		accel_tag()
 	printf "%s guests (%s) under %s, 1 vCPU, on %s (%s CPUs, host kernel %s); " \
-	       "%d points: rates %s pps (0 = unlimited) × %s repetitions.\n\n",
+	       "%d points: throughput pass at %s pps, %s, × %s repetitions " \
+	       "(variant order rotated per repetition, rate order alternating).\n\n",
 		kernel, vl, accel_name(P["accel"]), P["host_model"], P["host_cpus"],
-		P["host_kernel"], points, P["rates"], P["reps"]
+		P["host_kernel"], points, P["rates"],
+		P["lat_rates"] == "" ? "no latency pass" : "latency pass at " P["lat_rates"] " pps",
+		P["reps"]
 	if (P["generator"] == "iperf3")
 		printf "Generator and receiver: %s, its UDP client in the lab netns and " \
 		       "its server in the guest (`lab/run -g iperf3`), not the lab's " \
 		       "flooder and udp_sink.\n\n", P["iperf3"]
 }
 
-function summary(    i, n) {
-	print "## Summary\n"
-	print "| Variant | MLFRR (pps) | Max overload | Delivered at max overload (pps) | Receiver CPU at max overload (%) |"
-	print "|---|---|---|---|---|"
+# rates.csv row of variant v at rate t, 0 if none
+function rrow(v, t,    j) {
+	for (j = 1; j <= nrr; j++)
+		if (R[j, "variant"] == v && R[j, "rate_target"] + 0 == t + 0)
+			return j
+	return 0
+}
+
+# a metric of rates.csv row j: median [lo–hi]
+function mcell(j, m, kind) {
+	if (!j || R[j, m] == "")
+		return "–"
+	if (kind == "us")
+		return R[j, "n"] < 2 ? num(R[j, m]) : num(R[j, m]) " [" num(R[j, m "_lo"]) "–" num(R[j, m "_hi"]) "]"
+	return ci_range(R[j, m], R[j, m "_lo"], R[j, m "_hi"], kind, R[j, "n"])
+}
+
+function verdict_point(    i, j, v) {
+	print "## The verdict point\n"
+	if (vrate == "") {
+		print "**No verdict point.** At no offered rate was every variant's guest saturated " \
+		      "(median idle ≤ 5 % of its CPU) with the flooder on target (median within 1 % of " \
+		      "the rate asked for); see the gates at every rate below. The claims are " \
+		      "inconclusive.\n"
+		return
+	}
+	printf "**%s pps**: the highest offered rate at which every variant's guest was saturated " \
+	       "(median idle ≤ 5 %% of its CPU) and the flooder on target (median within 1 %% of the " \
+	       "rate asked for): the same offered load for all, chosen by the state of the guests, " \
+	       "not by a generator setting. Every number below is taken there.\n\n", thou(vrate)
+	print "| Variant | Delivered (pps) | Receiver CPU (%) | Receiver run delay (%) | " \
+	      "Receiver µs/packet | ksoftirqd/0 (%) | napi (%) | softirq in irq ctx (%) | " \
+	      "Guest idle (%) | Generator error (%) | QEMU main loop ran / waited (%) | CPU books (%) |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for (i = 1; i <= ns; i++) {
-		n = S[i, "overload_n"]
-		printf "| %s | %s | %s | %s | %s |\n", S[i, "variant"],
-			ci_cell(i, "mlfrr", "pps", S[i, "mlfrr_n"], S[i, "mlfrr_coverage"]),
-			target_name(S[i, "overload_target"] == "unlimited" ? 0 : S[i, "overload_target"]) \
-			" (" thou(S[i, "overload_offered"]) " pps offered)",
-			ci_cell(i, "delivered", "pps", n, S[i, "overload_coverage"]),
-			ci_cell(i, "recv_cpu", "pct", n, S[i, "overload_coverage"])
+		v = S[i, "variant"]
+		j = rrow(v, vrate)
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s |\n", v,
+			mcell(j, "delivered", "pps"), mcell(j, "recv_cpu", "pct"),
+			mcell(j, "recv_wait", "pct"), mcell(j, "recv_us_per_pkt", "us"),
+			mcell(j, "ksoftirqd_cpu", "pct"), mcell(j, "napi_cpu", "pct"),
+			mcell(j, "softirq_irqctx", "pct"), mcell(j, "idle", "pct"),
+			j ? num(R[j, "gen_err"]) : "–", j ? pct1(R[j, "qemu_main_run"]) : "–",
+			j ? pct1(R[j, "qemu_main_wait"]) : "–", j ? closure_cell(R[j, "closure"]) : "–"
 	}
 	print ""
-	print "Each cell: median over the repetitions [lo–hi], a distribution-free confidence interval " \
-	      "of the median from order statistics, with its coverage (for 3 repetitions the interval is " \
-	      "min–max and covers the median with 75 % probability; for 5, 94 %). " \
-	      "MLFRR: the highest offered rate delivered to user space with < 1 % loss, per repetition " \
-	      "(0: every rate lost more). " \
-	      "Max overload: the unlimited rate (target 0), else the highest target. " \
-	      "Receiver CPU: run time of the receiving process as a share of the guest's CPU.\n"
+	print "Medians over the repetitions [lo–hi]: a distribution-free confidence interval of the " \
+	      "median from order statistics (5 repetitions: min–max, 94 % coverage; 3: 75 %). " \
+	      "Receiver CPU: the receiving process's user + system time (schedstat run time), not " \
+	      "/proc/stat's user column. Run delay: the share of the window the receiver was " \
+	      "runnable but waiting for the CPU. softirq in irq ctx: the irq time of /proc/pressure/irq " \
+	      "(hardirq and softirq run in irq context, exact) less hardirq. CPU books: how far the sum of every task's run time, hardirq, " \
+	      "softirq in irq context and idle is from the window (0: they add up; outside ±3 % the " \
+	      "split is not trusted and is marked ✗). QEMU main loop: the host thread that moves " \
+	      "packets from the tap into the guest, its run and wait (runnable, not running) shares " \
+	      "of the window.\n"
+}
+
+function closure_cell(x) {
+	return sprintf("%+.1f", x) (x + 0 > 3 || x + 0 < -3 ? " ✗" : "")
+}
+
+function mlfrr(    i) {
+	print "## MLFRR\n"
+	print "| Variant | MLFRR (pps) |"
+	print "|---|---|"
+	for (i = 1; i <= ns; i++)
+		printf "| %s | %s |\n", S[i, "variant"],
+			S[i, "mlfrr_lo"] == "" ? "below " thou(S[i, "mlfrr_hi"]) : \
+			S[i, "mlfrr_hi"] == "" ? "≥ " thou(S[i, "mlfrr_lo"]) " (no rate lost ≥ 1 %)" : \
+			"between " thou(S[i, "mlfrr_lo"]) " and " thou(S[i, "mlfrr_hi"])
+	print ""
+	print "Mogul & Ramakrishnan's maximum loss-free receive rate, bracketed by the grid: the " \
+	      "highest rate such that it and every lower rate lost < 1 % (median over the " \
+	      "repetitions), and the first rate that did not.\n"
 }
 
 function claims(    i, a) {
@@ -128,16 +184,18 @@ function claims(    i, a) {
 		print row4(cell(a[3]), cell(a[4]), cell(a[5]), bold_lead(cell(a[6])))
 	}
 	print ""
-	print "Verdicts are computed from the medians and intervals above by plots/claims.awk: " \
-	      "Dumazet: reproduced if ksoftirqd-fix delivers ≥ 2× vanilla with disjoint intervals " \
-	      "and a receiver/ksoftirqd split within 35–65 %; Abeni: threaded-napi at max overload " \
-	      "≥ 80 % of its own peak; Mogul & Ramakrishnan: vanilla at max overload < 50 % of its peak; " \
-	      "the v6.5 revert: reproduced if ksoftirqd-fix's probe p99 at max overload is above both " \
-	      "vanilla's and threaded-napi's with disjoint intervals (a lost-bounded p99 ranks above a " \
-	      "measured one; when both are lost-bounded the probe loss decides, again with disjoint " \
-	      "intervals) and threaded-napi's delivered rate at max overload is at least ksoftirqd-fix's " \
-	      "lower bound; partly if one of the two halves holds; inconclusive if neither does and one " \
-	      "repetition leaves the p99s without intervals.\n"
+	print "One rule decides every verdict (plots/claims.awk): a claim is a ratio and a " \
+	      "threshold; the ratio is taken per repetition, pairing numbers of the same repetition, " \
+	      "and the confidence interval of its median is set against the threshold. Entirely past " \
+	      "it: the claim holds, and is *reproduced* if its mechanism gates hold too (the work " \
+	      "visibly in ksoftirqd/0 or the napi threads, ≥ 10 % of the CPU; for the livelock, " \
+	      "softirq in irq context taking more CPU than the receiver), *partly* if not. Entirely " \
+	      "short of it: *not reproduced*. Across it: *inconclusive*. Thresholds: Dumazet " \
+	      "ksoftirqd-fix/vanilla ≥ 2 (and the receiver/ksoftirqd split within 35–65 %, only " \
+	      "where the CPU books close); Abeni threaded-napi / its peak ≥ 0.8; Mogul & " \
+	      "Ramakrishnan vanilla / its peak < 0.5; the revert: ksoftirqd-fix's probe tail over " \
+	      "vanilla's and threaded-napi's > 1 (p99, or the loss when a p99 sits at the timeout) " \
+	      "and threaded-napi / ksoftirqd-fix delivered ≥ 0.9.\n"
 }
 
 function plot(file, alt, text) {
@@ -149,28 +207,53 @@ function plots() {
 	plot("livelock", "Delivered vs offered",
 	     "Packets delivered to the receiving process against packets offered at the tap, per " \
 	     "variant: medians with their CI as error bars; the dashed line is an ideal receiver. " \
-	     "Receive livelock is the curve falling as the load rises.")
+	     "Receive livelock is the curve falling as the load rises. Hollow markers: points that " \
+	     "fail a gate (guest not saturated, or the flooder off its target).")
 	plot("user-share", "Receiver CPU share",
-	     "CPU share of the receiving process against offered load: a starved receiver drops to zero.")
-	plot("cpu-breakdown", "CPU at max overload",
-	     "Where the guest's CPU goes at each variant's highest overload (medians): /proc/stat " \
-	     "categories stacked, and the receiving process, ksoftirqd/0 and the napi threads.")
+	     "CPU share of the receiving process (its user + system time, not /proc/stat's user " \
+	     "column) against offered load: a starved receiver drops to zero.")
+	plot("cpu-breakdown", "Where the CPU went at the verdict point",
+	     "Each variant's guest CPU at the verdict rate (medians), stacked to 100 %: the " \
+	     "receiving process (user + system), ksoftirqd/0, the napi threads, softirq run in irq " \
+	     "context, hardirq, other tasks, the lab's sampler and responder, idle. The CPU books' " \
+	     "residual is printed over each bar.")
+	plot("run-delay", "Receiver run delay",
+	     "The share of each window the receiving process was runnable but not running, " \
+	     "against offered load: the direct measure of its starvation.")
 	plot("drops", "Drops by layer",
 	     "Packets lost per second at the host tap (QEMU not taking them), in the guest NIC/backlog " \
 	     "and at the full socket receive buffer, one panel per variant.")
 }
 
 function points_table(    i) {
-	print "## All rates (medians over the repetitions)\n"
+	print "## Every rate: the gates and the numbers (medians over the repetitions)\n"
 	print "| Variant | Rate target | n | Offered (pps) | Delivered (pps) | Receiver CPU (%) | " \
-	      "softirq (%) | Tap drops (pps) | NIC drops (pps) | Socket drops (pps) |"
-	print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	      "Guest idle (%) | Generator error (%) | QEMU main ran/waited (%) | QEMU vCPU ran (%) | " \
+	      "CPU books (%) | Gates | Tap drops (pps) | NIC drops (pps) | Socket drops (pps) |"
+	print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
 	for (i = 1; i <= nrr; i++)
-		printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", R[i, "variant"],
-			target_name(R[i, "rate_target"]), R[i, "n"], thou(R[i, "offered"]),
-			thou(R[i, "delivered"]), pct1(R[i, "recv_cpu"]), pct1(R[i, "cpu_softirq"]),
+		printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s | %s |\n",
+			R[i, "variant"], target_name(R[i, "rate_target"]), R[i, "n"], thou(R[i, "offered"]),
+			thou(R[i, "delivered"]), pct1(R[i, "recv_cpu"]), pct1(R[i, "idle"]),
+			R[i, "gen_err"] == "" ? "–" : num(R[i, "gen_err"]),
+			pct1(R[i, "qemu_main_run"]), pct1(R[i, "qemu_main_wait"]), pct1(R[i, "qemu_vcpu_run"]),
+			closure_cell(R[i, "closure"]), R[i, "gates"] ? "pass" : gate_why(i),
 			thou(R[i, "tap_drop"]), thou(R[i, "nic_drop"]), thou(R[i, "rcvbuf_err"])
 	print ""
+	print "Gates: the guest saturated (median idle ≤ 5 %) and the flooder on target (median " \
+	      "error within ±1 %); unlimited has no target and is a stress point, never a verdict " \
+	      "point. Where a gate fails, the QEMU columns say why the guest was not driven harder " \
+	      "(a main loop that waits for the host CPU cannot move the packets in).\n"
+}
+
+function gate_why(i,    s) {
+	if (R[i, "rate_target"] + 0 == 0)
+		return "stress point"
+	if (R[i, "idle"] + 0 > 5)
+		s = "idle"
+	if (R[i, "gen_err"] + 0 > 1 || R[i, "gen_err"] + 0 < -1)
+		s = s (s == "" ? "" : ", ") "generator"
+	return "fails: " s
 }
 
 function params(    i, j, line, sep) {
@@ -202,9 +285,10 @@ function params(    i, j, line, sep) {
 
 END {
 	header()
-	summary()
-	latency_section()
+	verdict_point()
+	mlfrr()
 	claims()
+	latency_section()
 	plots()
 	points_table()
 	params()

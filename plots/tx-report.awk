@@ -90,7 +90,7 @@ function verdict(    i, j, n, gain, sep_up, sep_down, mech, why, acc, mtext, dtx
 	print "| Claim | Published | Measured | Verdict |"
 	print "|---|---|---|---|"
 	claim = "Eric Dumazet, commit 3bcb846ca4cf \"net: get rid of spin_trylock() in " \
-		"net_tx_action()\" (v4.7): the trylock costs qdisc throughput (up to 19 %) and " \
+		"net_tx_action()\" (v4.8): the trylock costs qdisc throughput (up to 19 %) and " \
 		"wakes ksoftirqd spuriously"
 	if (!(fix in row) || !(abl in row)) {
 		printf "| %s | %s | not measured (this run lacks %s) | **Not measured.** |\n\n", claim, pub,

@@ -7,9 +7,10 @@
 # Columns are found by header name: extra columns (anywhere) are fine, a
 # missing required one is not (an older or different format).  Every row
 # must have as many fields as the header, the required columns must be
-# numbers (except variant, and probe_lost_bounded: "none" or names like
-# p99+p999+max), the ones in blank may also be empty (not measured at
-# that point), and a (variant, rep, rate_target) point appears once.
+# numbers (except variant, pass: tput or lat, and probe_lost_bounded:
+# "none" or names like p99+p999+max, empty outside the latency pass), the
+# ones in blank may also be empty (not measured at that point), and a
+# (variant, rep, rate_target, pass) point appears once.
 # plots/plot checks the trailing newline itself.
 
 BEGIN { FS = ","; bad = "" }
@@ -45,7 +46,12 @@ NR == 1 {
 		if (req[i] == "variant") {
 			if (x !~ /^[A-Za-z0-9_.+-]+$/)
 				fail("line " NR ": bad variant name '" x "'")
+		} else if (req[i] == "pass") {
+			if (x != "tput" && x != "lat")
+				fail("line " NR ": pass is '" x "', not tput or lat")
 		} else if (req[i] == "probe_lost_bounded") {
+			if (x == "" && $col["pass"] != "lat")
+				continue
 			if (x !~ /^(none|(p50|p90|p99|p999|max)(\+(p50|p90|p99|p999|max))*)$/)
 				fail("line " NR ": probe_lost_bounded is '" x "', not 'none' or e.g. 'p99+p999+max'")
 		} else if (x == "" && (req[i] in may_be_empty)) {
@@ -53,10 +59,10 @@ NR == 1 {
 		} else if (x !~ /^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/)
 			fail("line " NR ": " req[i] " is '" x "', not a number")
 	}
-	k = $col["variant"] SUBSEP $col["rep"] SUBSEP ($col["rate_target"] + 0)
+	k = $col["variant"] SUBSEP $col["rep"] SUBSEP ($col["rate_target"] + 0) SUBSEP $col["pass"]
 	if (k in seen)
 		fail("line " NR " repeats the point of line " seen[k] " (" $col["variant"] \
-		     " rep " $col["rep"] " rate " $col["rate_target"] ")")
+		     " rep " $col["rep"] " rate " $col["rate_target"] " pass " $col["pass"] ")")
 	seen[k] = NR
 	rows++
 }

@@ -50,6 +50,12 @@ refuse "unknown accelerator" "accelerator 'hvf' must be kvm, tcg or auto" run -a
 refuse "URI that is not a qemu system URI" "libvirt URI 'xen:///' is not a qemu system URI" run -u xen:///
 refuse "unknown option" "unknown option '--frobnicate'" run --frobnicate
 refuse "kernel command line with quotes" "must not contain quotes" run --cmdline "a='b'"
+refuse "a rate given twice" "a rate is given twice" run -r "1000 2000 1000"
+refuse "a latency rate not among the rates" "latency rate '5000' is not one of the rates" \
+	run -r "1000 2000" --lat-rates 5000
+refuse "unknown host scheduling" "host-sched 'rt' must be default, flood-idle or qemu-fifo" run --host-sched rt
+refuse "burst of zero microseconds" "burst '0' must be 1..1000000" run --burst-us 0
+refuse "series not a number" "series '1s' must be 0..3600" run --series 1s
 check "nothing created by any of the above" nothing_created
 
 refuse "missing kernel" "no kernel for vanilla at .*: run 'make kernels'" \
@@ -88,3 +94,8 @@ wait "$holder" 2>/dev/null
 check "the locks are free once the holder is gone" \
 	flock -n "$LAB_BUILD/locks/run.lock" flock -n "$LAB_BUILD/locks/kernels.lock" true
 check "nothing created by the locked-out run" nothing_created
+
+# The variant order of repetition r is rotate r-1: each variant takes each
+# position once per as many repetitions as there are variants.
+check "rotate: 0, 1, 2 and 4 places" \
+	test "$(rotate 0 a b c)/$(rotate 1 a b c)/$(rotate 2 a b c)/$(rotate 4 a b c)/$(rotate 3)" = "a b c/b c a/c a b/b c a/"

@@ -28,7 +28,7 @@ start_lab()
 	# SIGINT ignored (and so may whatever started the tests), and a
 	# signal ignored when bash starts cannot be trapped.
 	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec: $!\n"' \
-		"$LAB_TOP/lab/run" -v vanilla -n 1 -W 1 -w 3 -o "$RUN" "$@" >"$base/$name.log" 2>&1 &
+		"$LAB_TOP/lab/run" -v vanilla -n 1 -W 1 -w 3 --lat-rates "" -o "$RUN" "$@" >"$base/$name.log" 2>&1 &
 	LAB_PID=$!
 }
 
@@ -100,7 +100,7 @@ verdict()
 }
 
 # 1. The guest destroyed in the middle of a point.
-start_lab destroy -r "20000 20000 20000"
+start_lab destroy -r "20000 21000 22000"
 wait_for 120 has_rows 1
 sleep 2
 lab_virsh destroy lab-vanilla-r1 >>"$T_LOG" 2>&1
@@ -124,7 +124,7 @@ lab_exit
 verdict "libvirtd killed" "libvirt could not start the guest" 1
 
 # 4. The flooder killed.
-start_lab flood -r "20000 20000 20000"
+start_lab flood -r "20000 21000 22000"
 wait_for 120 has_rows 1
 wait_for 30 pgrep -x flood >/dev/null
 pkill -x flood
@@ -135,7 +135,7 @@ check "flooder killed: the error says it left before the window closed" \
 
 # 5, 6. SIGINT and SIGTERM to the lab.
 for sig in INT TERM; do
-	start_lab "sig$sig" -r "20000 20000 20000"
+	start_lab "sig$sig" -r "20000 21000 22000"
 	wait_for 120 has_rows 1
 	kill -s "$sig" "$LAB_PID"
 	lab_exit
@@ -145,7 +145,7 @@ done
 # 7. The results disk fills up.
 mkdir -p "$mnt"
 mount -t tmpfs -o size=48k lab-small "$mnt"
-start_lab disk -r "20000 20000 20000 20000" -o "$mnt/run"
+start_lab disk -r "20000 21000 22000 23000" -o "$mnt/run"
 lab_exit
 RUN=$base/disk
 verdict "results disk full" "disk full|No space left" 0

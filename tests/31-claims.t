@@ -1,31 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The claim rules of plots/claims.awk on hand-made per-rate medians: every
-# verdict (reproduced, partly, not reproduced, inconclusive, not measured)
-# of the Dumazet, Abeni, Mogul and revert claims, and the words that say
-# why.  The revert cases are in tests/fixtures/claims-revert.cases.  The
-# report of a real run is checked in tests/30-plots.t.
+# The one verdict rule of plots/claims.awk on hand-made points.csv rows:
+# per-repetition ratios, the interval of their median against the claim's
+# threshold (entirely past: holds; entirely short: not; across:
+# inconclusive), the mechanism gates that separate reproduced from partly,
+# and the words that say why.  The report of a real run is checked in
+# tests/30-plots.t.
 set -u
 . "$(dirname "$0")/../lab/lib.sh"
 . "$LAB_TOP/tests/lib.sh"
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+VRATE=300000
+LRATE=
 
-# The claim rules on hand-made medians (columns shuffled: read by name).
 claims()
 {
-	awk -v accel="${ACCEL:-tcg}" -f "$LAB_TOP/lab/stats.awk" -f "$LAB_TOP/plots/fmt.awk" \
-		-f "$LAB_TOP/plots/claims.awk" "$TMP/rates.csv"
-}
-# rates.csv from lines on stdin: variant target delivered lo hi recv ksoftirqd
-rates()
-{
-	echo "napi_cpu,delivered_hi,variant,n,rate_target,ci_coverage,offered,tap_drop,delivered,delivered_lo,recv_cpu,ksoftirqd_cpu"
-	while read -r v t d lo hi r k; do
-		[ -n "$v" ] || continue
-		echo "0,$hi,$v,3,$t,0.75,$([ "$t" = 0 ] && echo 400000 || echo "$t"),0,$d,$lo,$r,$k"
-	done
+	awk -v accel="${ACCEL:-tcg}" -v vrate="$VRATE" -v lrate="$LRATE" -f "$LAB_TOP/lab/stats.awk" \
+		-f "$LAB_TOP/plots/fmt.awk" -f "$LAB_TOP/plots/claims.awk" "$TMP/points.csv"
 }
 status() { claims | awk -F'\t' -v k="$1" '$1 == k { print $2 }'; }
 expect_status()
@@ -36,18 +29,6 @@ expect_status()
 	printf '%s: want [%s] have [%s]\n' "$desc" "$want" "$have" >>"$T_LOG"
 	t_result "$([ "$want" = "$have" ] && echo 0 || echo 1)" "$desc"
 }
-base_rates="vanilla 10000 10000 9900 10100 8 0
-ksoftirqd-fix 10000 10000 9900 10100 8 0
-threaded-napi 10000 10000 9900 10100 8 0"
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-vanilla 0 2000 1800 2200 2 1
-ksoftirqd-fix 0 40000 38000 42000 48 47
-threaded-napi 0 9000 8500 9500 50 0
-EOF_
-expect_status "claims: fix 20x vanilla, disjoint CIs, 51/49 split -> Dumazet reproduced" dumazet reproduced
-expect_status "claims: threaded-napi at 90 % of peak -> Abeni reproduced" abeni reproduced
-expect_status "claims: vanilla at 20 % of peak -> Mogul reproduced (livelock)" mogul reproduced
 # claim_says <id> <pattern> [<pattern not to match>]
 claim_says()
 {
@@ -58,86 +39,165 @@ claim_says()
 	printf '%s\n' "$line" | grep -q -- "$2" || return 1
 	[ -z "${3:-}" ] || ! printf '%s\n' "$line" | grep -q -- "$3"
 }
-check "claims: a TCG run explains why absolute rates differ" claim_says dumazet 'under TCG'
-ACCEL=kvm check "claims: a KVM run words it for KVM, not TCG" claim_says dumazet 'KVM guest' TCG
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-vanilla 0 6000 5000 7000 2 1
-ksoftirqd-fix 0 9000 8000 9500 80 10
-threaded-napi 0 6000 5500 6500 50 0
-EOF_
-expect_status "claims: fix 1.5x, 89/11 split -> Dumazet partly" dumazet partly
-check "claims: partly says the gain is too small" claim_says dumazet 'the gain is 1.5×, below 2×'
-check "claims: partly says the split is off" claim_says dumazet 'split is 89/11, outside 35–65'
-check "claims: partly says which part held" claim_says dumazet 'the direction holds' 'overlap'
-expect_status "claims: threaded-napi at 60 % of peak -> Abeni partly" abeni partly
-expect_status "claims: vanilla at 60 % of peak -> Mogul partly" mogul partly
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-vanilla 0 20000 19000 21000 30 1
-ksoftirqd-fix 0 30000 29000 31000 48 47
-EOF_
-expect_status "claims: fix 1.5x, CIs disjoint, 50/50 split -> Dumazet partly (gain)" dumazet partly
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-vanilla 0 2000 1800 2200 2 1
-ksoftirqd-fix 0 40000 38000 42000 85 10
-EOF_
-expect_status "claims: fix 20x, CIs disjoint, 89/11 split -> Dumazet partly (split)" dumazet partly
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-vanilla 0 30000 29000 31000 40 1
-ksoftirqd-fix 0 40000 25000 45000 50 45
-threaded-napi 0 3000 2500 3500 50 0
-EOF_
-expect_status "claims: overlapping CIs -> Dumazet partly, not reproduced" dumazet partly
-expect_status "claims: threaded-napi at 30 % of peak -> Abeni not reproduced" abeni not-reproduced
-rates >"$TMP/rates.csv" <<EOF_
-vanilla 10000 10000 9900 10100 8 0
-ksoftirqd-fix 10000 10000 9900 10100 8 0
-vanilla 0 9500 9000 9800 60 1
-ksoftirqd-fix 0 9000 8800 9300 50 45
-EOF_
-expect_status "claims: fix below vanilla -> Dumazet not reproduced" dumazet not-reproduced
-expect_status "claims: vanilla at 95 % of peak -> Mogul: no livelock" mogul not-reproduced
-expect_status "claims: no threaded-napi -> Abeni not measured" abeni not-measured
-check "claims: 'not measured in this run' in words" claim_says abeni 'not measured in this run'
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-vanilla 0 2000 1800 2200 2 1
-ksoftirqd-fix 0 40000 38000 42000 48 47
-EOF_
-expect_status "claims: threaded-napi at one rate only -> Abeni inconclusive" abeni inconclusive
-rates >"$TMP/rates.csv" <<EOF_
-vanilla 0 2000 1800 2200 2 1
-EOF_
-expect_status "claims: no ksoftirqd-fix -> Dumazet not measured" dumazet not-measured
-expect_status "claims: vanilla at one rate only -> Mogul inconclusive" mogul inconclusive
 
-# The revert rule on hand-made medians (columns shuffled), the cases of
-# tests/fixtures/claims-revert.cases.  latrates: their variant lines to rates.csv
-latrates()
+# rows <variant> <rate> <key=v1,v2,v3,v4,v5 ...>: five repetitions of the
+# throughput pass, the i-th value of each list in repetition i (a single
+# value: the same in every repetition)
+rows()
 {
-	echo "probe_p99_hi_b,probe_loss,napi_cpu,delivered_hi,variant,probe_p99,n,rate_target,ci_coverage,offered,tap_drop,delivered,delivered_lo,recv_cpu,ksoftirqd_cpu,probe_p99_lo,probe_p99_hi,probe_p99_n,probe_p99_b,probe_p99_lo_b,probe_loss_lo,probe_loss_hi,probe_loss_n"
-	while read -r v d dl dh p pl ph b bl bh l ll lh n; do
-		n=${n:-3}
-		echo "$bh,$l,0,$dh,$v,$p,$n,0,0.75,400000,0,$d,$dl,40,10,$pl,$ph,$n,$b,$bl,$ll,$lh,$n"
+	local v=$1 t=$2 r kv args k vals
+
+	shift 2
+	for r in 1 2 3 4 5; do
+		args="variant=$v rep=$r pass=tput rate_target=$t closure_ok=1"
+		for kv in "$@"; do
+			k=${kv%%=*}
+			vals=${kv#*=}
+			case $vals in
+			*,*) args="$args $k=$(echo "$vals" | cut -d, -f$r)" ;;
+			*) args="$args $k=$vals" ;;
+			esac
+		done
+		point_row $args
 	done
 }
-awk -v dir="$TMP" '/^#/ || !NF { next }
-	/^case / { n++; sub(/^case +/, ""); print > (dir "/revert-" n ".case"); next }
-	{ print > (dir "/revert-" n ".rows") }' "$LAB_TOP/tests/fixtures/claims-revert.cases"
-for i in $(seq 1 "$(find "$TMP" -name 'revert-*.case' | wc -l)"); do
-	IFS='|' read -r want desc says not <"$TMP/revert-$i.case"
-	want=$(echo $want) desc=$(echo $desc) says=$(echo $says) not=$(echo $not)
-	latrates <"$TMP/revert-$i.rows" >"$TMP/rates.csv"
-	expect_status "revert: $desc -> $want" revert "$want"
-	check "revert: $desc: the verdict says '$says'${not:+, not '$not'}" claim_says revert "$says" "$not"
-done
-rates >"$TMP/rates.csv" <<EOF_
-$base_rates
-EOF_
-expect_status "revert: rates without latency columns -> not measured" revert not-measured
-check "revert: says the run has no latency probe columns" claim_says revert 'no latency probe columns'
+
+# A healthy set: vanilla livelocks past 100k, the fix gives 20x with a
+# 47/53 split, threaded-napi keeps 90 % of its peak.
+base()
+{
+	point_header
+	rows vanilla 100000 delivered_pps=90000 recv_cpu=30 softirq_irqctx_cpu=40
+	rows vanilla 300000 delivered_pps=2000,2100,1900,2200,1800 recv_cpu=3 softirq_irqctx_cpu=80
+	rows ksoftirqd-fix 100000 delivered_pps=95000
+	rows ksoftirqd-fix 300000 delivered_pps=40000,42000,39000,41000,40500 recv_cpu=40 ksoftirqd_cpu=45
+	rows threaded-napi 100000 delivered_pps=99000
+	rows threaded-napi 300000 delivered_pps=90000,91000,89000,92000,90500 napi_cpu=45 net_rx_softirq_ps=0
+}
+base >"$TMP/points.csv"
+expect_status "claims: fix 20x vanilla in every repetition, ksoftirqd busy, 47/53 split -> Dumazet reproduced" \
+	dumazet reproduced
+check "claims: Dumazet gives the paired ratio with its interval and coverage" \
+	claim_says dumazet 'ksoftirqd-fix/vanilla delivered at the verdict rate 300,000 pps: 20.00 \[18.64–22.50\] (94 % CI, n=5)'
+check "claims: a TCG run explains why absolute rates differ" claim_says dumazet 'TCG'
+ACCEL=kvm check "claims: a KVM run words it for KVM, not TCG" claim_says dumazet 'KVM guest' TCG
+expect_status "claims: threaded-napi at ~0.9 of its peak -> Abeni reproduced" abeni reproduced
+expect_status "claims: vanilla at ~0.02 of its peak, softirq over the receiver -> Mogul reproduced" \
+	mogul reproduced
+check "claims: Mogul says the curve does not rise again past the peak" \
+	claim_says mogul 'past its peak the delivered rate does not rise again'
+expect_status "claims: no latency pass -> revert not measured" revert not-measured
+
+# Pairing: the machine drifts between repetitions (both variants 10k..50k),
+# the ratio does not (2.5 in each): unpaired intervals would overlap.
+{
+	point_header
+	rows vanilla 300000 delivered_pps=10000,20000,30000,40000,50000 softirq_irqctx_cpu=80 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=25000,50000,75000,100000,125000 recv_cpu=40 ksoftirqd_cpu=45
+} >"$TMP/points.csv"
+expect_status "claims: drift between repetitions, a steady 2.5x ratio -> Dumazet reproduced (paired)" \
+	dumazet reproduced
+
+# Dumazet: the ratio's interval across 2, short of 2, the gates
+{
+	point_header
+	rows vanilla 300000 delivered_pps=10000 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=15000,18000,25000,22000,30000 recv_cpu=40 ksoftirqd_cpu=45
+} >"$TMP/points.csv"
+expect_status "claims: ratio 1.5..3, across 2 -> Dumazet inconclusive" dumazet inconclusive
+{
+	point_header
+	rows vanilla 300000 delivered_pps=10000 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=12000,13000,15000,14000,11000 recv_cpu=40 ksoftirqd_cpu=45
+} >"$TMP/points.csv"
+expect_status "claims: ratio 1.1..1.5, short of 2 -> Dumazet not reproduced" dumazet not-reproduced
+{
+	point_header
+	rows vanilla 300000 delivered_pps=2000 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=40000 recv_cpu=40 ksoftirqd_cpu=5
+} >"$TMP/points.csv"
+expect_status "claims: 20x but ksoftirqd/0 at 5 % -> Dumazet partly (mechanism gate)" dumazet partly
+check "claims: partly names the gate" claim_says dumazet 'ksoftirqd/0 carries less than 10 %'
+{
+	point_header
+	rows vanilla 300000 delivered_pps=2000 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=40000 recv_cpu=5 ksoftirqd_cpu=45
+} >"$TMP/points.csv"
+expect_status "claims: 20x, 10/90 split -> Dumazet partly (split)" dumazet partly
+check "claims: partly says the split is outside 35–65 %" claim_says dumazet 'not within 35–65 %'
+{
+	point_header
+	rows vanilla 300000 delivered_pps=2000 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=40000 recv_cpu=40 ksoftirqd_cpu=45 closure_ok=1,1,0,1,1
+} >"$TMP/points.csv"
+expect_status "claims: 20x, a repetition whose books do not close -> Dumazet partly" dumazet partly
+check "claims: the split is withheld where the books do not close" \
+	claim_says dumazet 'the split is not measurable: the CPU books of ksoftirqd-fix do not close' 'receiver/ksoftirqd [0-9]'
+
+# Verdict point and presence
+base >"$TMP/points.csv"
+VRATE= expect_status "claims: no verdict point -> Dumazet inconclusive" dumazet inconclusive
+VRATE= check "claims: ... and says there is no verdict point" claim_says mogul 'no verdict point'
+grep -v '^[0-9]*,ksoftirqd-fix,' "$TMP/points.csv" | awk -F, 'NR == 1 || $2 != "ksoftirqd-fix"' >"$TMP/p2.csv"
+mv "$TMP/p2.csv" "$TMP/points.csv"
+expect_status "claims: no ksoftirqd-fix -> Dumazet not measured" dumazet not-measured
+check "claims: 'not measured in this run' in words" claim_says dumazet 'not measured in this run'
+
+# Mogul and Abeni: not reproduced, partly, a curve that rises again
+{
+	point_header
+	rows vanilla 100000 delivered_pps=90000 recv_cpu=30 softirq_irqctx_cpu=40
+	rows vanilla 300000 delivered_pps=85000,80000,88000,82000,84000 recv_cpu=30 softirq_irqctx_cpu=60
+	rows threaded-napi 100000 delivered_pps=99000
+	rows threaded-napi 300000 delivered_pps=30000,35000,28000,32000,31000 napi_cpu=45
+} >"$TMP/points.csv"
+expect_status "claims: vanilla at ~0.9 of its peak -> Mogul not reproduced" mogul not-reproduced
+expect_status "claims: threaded-napi at ~0.3 of its peak -> Abeni not reproduced" abeni not-reproduced
+{
+	point_header
+	rows vanilla 100000 delivered_pps=90000 recv_cpu=30 softirq_irqctx_cpu=40
+	rows vanilla 300000 delivered_pps=9000 recv_cpu=50 softirq_irqctx_cpu=30
+	rows vanilla 500000 delivered_pps=20000 recv_cpu=50 softirq_irqctx_cpu=30
+	rows threaded-napi 100000 delivered_pps=99000
+	rows threaded-napi 300000 delivered_pps=90000 napi_cpu=5
+} >"$TMP/points.csv"
+expect_status "claims: vanilla at 0.1 of its peak but the receiver out-runs softirq -> Mogul partly" \
+	mogul partly
+check "claims: Mogul names the rate where the curve rises again" claim_says mogul 'rises again (> 10 %) at 500,000 pps'
+expect_status "claims: threaded-napi at 0.9 of its peak, napi threads at 5 % -> Abeni partly" abeni partly
+
+# The revert: the latency pass at LRATE, the probe's tail paired per
+# repetition; a p99 at the timeout hands over to the loss.
+lat_rows()
+{
+	local v=$1 p99=$2 loss=$3 lb=$4 r
+
+	for r in 1 2 3 4 5; do
+		point_row variant=$v rep=$r pass=lat rate_target=300000 probe_p99_us=$p99 \
+			probe_loss_pct=$loss probe_lost_bounded=$lb
+	done
+}
+{
+	base | tail -n +2 | cat <(point_header) -
+	lat_rows vanilla 20000 0.2 none
+	lat_rows ksoftirqd-fix 60000 0.5 none
+	lat_rows threaded-napi 10000 0.1 none
+} >"$TMP/points.csv"
+LRATE=300000
+expect_status "revert: fix's p99 3x vanilla's and 6x threaded-napi's, napi delivers 2x fix -> reproduced" \
+	revert reproduced
+check "revert: the verdict names both halves" claim_says revert 'latency half.*holds; throughput half.*holds'
+{
+	base | tail -n +2 | cat <(point_header) -
+	lat_rows vanilla 1000000 5 p99+p999+max
+	lat_rows ksoftirqd-fix 1000000 2 p99+p999+max
+	lat_rows threaded-napi 10000 0.1 none
+} >"$TMP/points.csv"
+expect_status "revert: p99s at the timeout, fix loses fewer probes than vanilla -> partly (throughput half)" \
+	revert partly
+check "revert: with a p99 at the timeout the loss decides" claim_says revert 'probe loss'
+check "revert: a probe that did not detect the cost does not show it absent" \
+	claim_says revert 'did not detect the latency cost'
+LRATE=
 
 [ "$T_FAILED" = 0 ]

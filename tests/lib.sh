@@ -53,3 +53,17 @@ csv_col()
 {
 	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } c { print $c }' "$1"
 }
+
+# One points.csv row (lab/point.awk's header) from name=value pairs, the
+# other columns 0: point_row variant=v rep=1 ...
+point_row()
+{
+	awk -v header=1 -f "$LAB_TOP/lab/snapshot.awk" -f "$LAB_TOP/lab/point.awk" |
+		awk -F, -v kv="$*" 'BEGIN { n = split(kv, p, " "); for (i = 1; i <= n; i++) { split(p[i], x, "="); v[x[1]] = x[2] } }
+		{ for (i = 1; i <= NF; i++) printf "%s%s", ($i in v ? v[$i] : 0), (i < NF ? "," : "\n") }'
+}
+
+point_header()
+{
+	awk -v header=1 -f "$LAB_TOP/lab/snapshot.awk" -f "$LAB_TOP/lab/point.awk"
+}

@@ -10,6 +10,12 @@ LAB_HOST_MAC=52:54:00:77:00:01
 LAB_GUEST_IP=10.77.0.2
 LAB_GUEST_MAC=52:54:00:77:00:02
 LAB_PREFIX=24
+# Every guest's kernel command line starts so.  TSC stays the clocksource
+# and is trusted (no clocksource watchdog): a demoted TSC switches IRQ
+# time accounting off, and the CPU attribution (lab/point.awk's closure)
+# would no longer add up.  Each snapshot records the clocksource and
+# lab/guest/scan-console fails a console that shows a demotion.
+LAB_GUEST_CMDLINE="console=ttyS0 panic=-1 tsc=reliable clocksource=tsc"
 LAB_LV=$LAB_BUILD/libvirt
 LAB_ALLOWLIST=$LAB_BUILD/state/allowlist
 # The guests' results channels are UNIX sockets, whose paths may not pass
@@ -318,4 +324,19 @@ domain_xml()
   </devices>
 </domain>
 XML
+}
+
+# qemu_pid <domain>: the guest's QEMU process (its threads are sampled by
+# lab/tools/threadstat for the overload gates)
+qemu_pid()
+{
+	local f=$LAB_LV/run/qemu/$1.pid pid
+
+	if [ -z "${LIBVIRT_URI:-}" ] && [ -s "$f" ]; then
+		pid=$(cat "$f")
+	else
+		pid=$(pgrep -o -f -- "guest=$1," || true)
+	fi
+	[ -n "$pid" ] && [ -d "/proc/$pid" ] || return 1
+	echo "$pid"
 }

@@ -60,7 +60,7 @@ boot_guest()
 	name=lab-$VARIANT-r$REP
 	GDIR=$RUN/guests/$VARIANT-r$REP
 	mkdir -p "$GDIR"
-	cmdline="console=ttyS0 panic=-1 lab_ip=$LAB_GUEST_IP/$LAB_PREFIX lab_host=$LAB_HOST_IP,$LAB_HOST_MAC $exp$(variant_cmdline "$VARIANT") $CMDLINE_EXTRA"
+	cmdline="$LAB_GUEST_CMDLINE lab_ip=$LAB_GUEST_IP/$LAB_PREFIX lab_host=$LAB_HOST_IP,$LAB_HOST_MAC $exp$(variant_cmdline "$VARIANT") $CMDLINE_EXTRA"
 	[ ${#LAB_SOCKDIR} -le 60 ] || die "LAB_SOCKDIR '$LAB_SOCKDIR' is too long for a UNIX socket path"
 	mkdir -p "$LAB_SOCKDIR"
 	rm -f "$(chan_sock "$name")"

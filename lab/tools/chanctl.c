@@ -26,7 +26,7 @@
 
 #define EXIT_ERR_REPLY	4
 #define EXIT_NO_REPLY	5
-#define LINE_MAX_LEN	8192
+#define LINE_MAX_LEN	16384
 #define REQ_MAX_LEN	255
 #define PING_EVERY_MS	500
 #define SUN_PATH_MAX	sizeof(((struct sockaddr_un *)0)->sun_path)
@@ -43,6 +43,7 @@ static void usage(void)
 	       "  -S path   UNIX socket of the guest's results channel\n"
 	       "  -t ms     wait this long for the reply (default 5000)\n"
 	       "  -w ms     first retry 'ping' until 'pong' or ms elapse\n"
+	       "  -h, --help  this text\n"
 	       "Prints the reply line.  Exit status: 0 answered, 2 usage,\n"
 	       "4 the guest replied 'err ...', 5 no reply / cannot connect.\n");
 	exit(0);
@@ -53,6 +54,8 @@ static void parse_opts(int argc, char **argv)
 	size_t len = 0;
 	int c, i;
 
+	if (wants_help(argc, argv))
+		usage();
 	opterr = 0;
 	/* '+': stop at the first request word */
 	while ((c = getopt(argc, argv, "+:hS:t:w:")) != -1) {

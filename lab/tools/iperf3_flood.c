@@ -48,6 +48,7 @@ static void usage(void)
 	       "  -r pps      target rate, 0 = unlimited (default 0)\n"
 	       "  -w bytes    socket buffers of both ends (iperf3 -w)\n"
 	       "  -I path     the iperf3 program (default: iperf3 in PATH)\n"
+	       "  -h, --help  this text\n"
 	       "Execs iperf3 -c addr -u -J ...; its JSON report is on stdout.\n"
 	       "Exit status: iperf3's; 2 bad usage, 3 destination refused.\n",
 	       IPERF3_MAX_SECS, IPERF3_PAYLOAD_MIN, IPERF3_PAYLOAD_MAX);
@@ -58,6 +59,8 @@ static void parse_opts(int argc, char **argv)
 {
 	int c;
 
+	if (wants_help(argc, argv))
+		usage();
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":A:d:hI:p:r:s:t:w:")) != -1) {
 		switch (c) {

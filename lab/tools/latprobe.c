@@ -77,6 +77,7 @@ static void usage(void)
 	       "  -s bytes    payload size, %d..%d (default 32)\n"
 	       "  -o path     raw file: 'seq send_ns rtt_ns' or 'seq send_ns "
 	       "lost' per probe\n"
+	       "  -h, --help  this text\n"
 	       "Prints 'latprobe: duplicates=N garbage=N send_errors=N', then\n"
 	       "'latprobe: sent=N received=N lost=N late=N p50_us=X p90_us=X "
 	       "p99_us=X\np999_us=X max_us=X lost_bounded=names|none' (lost "
@@ -92,6 +93,8 @@ static void parse_opts(int argc, char **argv)
 {
 	int c;
 
+	if (wants_help(argc, argv))
+		usage();
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":A:d:ho:p:r:s:t:T:")) != -1) {
 		switch (c) {

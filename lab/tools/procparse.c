@@ -230,6 +230,7 @@ int parse_pid_stat(const char *buf, struct task_stat *st)
 	const char *open = strchr(buf, '(');
 	const char *close = strrchr(buf, ')');
 	const char *p;
+	uint64_t cpu;
 	size_t len;
 	int i;
 
@@ -252,6 +253,16 @@ int parse_pid_stat(const char *buf, struct task_stat *st)
 			return -1;
 	if (get_u64(&p, 10, &st->utime) || get_u64(&p, 10, &st->stime))
 		return -1;
+	/* ... cutime cstime priority nice num_threads itrealvalue
+	 * starttime vsize rss rsslim startcode endcode startstack kstkesp
+	 * kstkeip signal blocked sigignore sigcatch wchan nswap cnswap
+	 * exit_signal processor: 23 tokens, then the last CPU. */
+	st->cpu = -1;
+	for (i = 0; i < 23; i++)
+		if (skip_token(&p))
+			return 0;
+	if (!get_u64(&p, 10, &cpu) && cpu < 4096)
+		st->cpu = cpu;
 	return 0;
 }
 
@@ -471,4 +482,161 @@ int read_process_run_ns(pid_t pid, uint64_t *run_ns, unsigned int *threads)
 	}
 	closedir(dir);
 	return 0;
+}
+
+int read_task_stat(pid_t pid, pid_t tid, struct task_stat *st)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid,
+		 (int)tid);
+	return READ_AND_PARSE(path, false, parse_pid_stat(proc_buf, st));
+}
+
+int read_task_schedinfo(pid_t pid, pid_t tid, struct sched_info_stat *st)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid,
+		 (int)tid);
+	return READ_AND_PARSE(path, false, parse_pid_schedinfo(proc_buf, st));
+}
+
+int read_task_status_ctxt(pid_t pid, pid_t tid, struct ctxt_stat *st)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid,
+		 (int)tid);
+	return READ_AND_PARSE(path, false, parse_pid_status_ctxt(proc_buf, st));
+}
+
+/* A /proc directory entry that is a pid: its value, else 0. */
+static pid_t dirent_pid(const struct dirent *de)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)de->d_name[0]))
+		return 0;
+	v = strtol(de->d_name, &end, 10);
+	return (*end || v <= 0 || v > INT32_MAX) ? 0 : (pid_t)v;
+}
+
+static int for_each_thread(pid_t pid,
+			   int (*fn)(pid_t pid, pid_t tid, void *arg),
+			   void *arg)
+{
+	struct dirent *de;
+	char path[64];
+	int ret = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return 0;	/* exited meanwhile */
+	while (!ret && (de = readdir(dir))) {
+		pid_t tid = dirent_pid(de);
+
+		if (tid)
+			ret = fn(pid, tid, arg);
+	}
+	closedir(dir);
+	return ret;
+}
+
+int for_each_task(pid_t pid, int (*fn)(pid_t pid, pid_t tid, void *arg),
+		  void *arg)
+{
+	struct dirent *de;
+	int ret = 0;
+	DIR *dir;
+
+	if (pid)
+		return for_each_thread(pid, fn, arg);
+	dir = opendir("/proc");
+	if (!dir)
+		return -1;
+	while (!ret && (de = readdir(dir))) {
+		pid_t p = dirent_pid(de);
+
+		if (p)
+			ret = for_each_thread(p, fn, arg);
+	}
+	closedir(dir);
+	return ret;
+}
+
+int parse_clocksource(const char *buf, char *name, size_t size)
+{
+	size_t len = 0;
+
+	while (buf[len] && (isalnum((unsigned char)buf[len]) ||
+			    buf[len] == '-' || buf[len] == '_'))
+		len++;
+	if (!len || len >= size || (buf[len] && buf[len] != '\n') ||
+	    (buf[len] == '\n' && buf[len + 1]))
+		return -1;
+	memcpy(name, buf, len);
+	name[len] = '\0';
+	return 0;
+}
+
+int read_clocksource(char *name, size_t size)
+{
+	return READ_AND_PARSE("/sys/devices/system/clocksource/clocksource0/"
+			      "current_clocksource", false,
+			      parse_clocksource(proc_buf, name, size));
+}
+
+int parse_pressure_total(const char *buf, const char *row, uint64_t *us)
+{
+	const char *p = find_row(buf, row);
+	const char *t;
+
+	if (!p)
+		return -1;
+	t = strstr(p, " total=");
+	if (!t || (strchr(p, '\n') && t > strchr(p, '\n')))
+		return -1;
+	t += strlen(" total=");
+	return get_u64(&t, 10, us);
+}
+
+int read_pressure_irq(uint64_t *us)
+{
+	return READ_AND_PARSE("/proc/pressure/irq", false,
+			      parse_pressure_total(proc_buf, "full", us));
+}
+
+int parse_schedstat(const char *buf, struct schedstat_cpu *st)
+{
+	const char *p;
+	uint64_t v[9];
+	int i, n = 0;
+
+	st->goidle = st->cpu_time_ns = 0;
+	for (p = buf; p && *p; p = next_line(p)) {
+		if (strncmp(p, "cpu", 3) || !isdigit((unsigned char)p[3]))
+			continue;
+		p += 3;
+		if (skip_token(&p))
+			return -1;
+		/* yld_count 0 sched_count sched_goidle ttwu_count ttwu_local
+		 * rq_cpu_time run_delay pcount */
+		for (i = 0; i < 9; i++)
+			if (get_u64(&p, 10, &v[i]))
+				return -1;
+		st->goidle += v[3];
+		st->cpu_time_ns += v[6];
+		n++;
+	}
+	return n ? 0 : -1;
+}
+
+int read_schedstat(struct schedstat_cpu *st)
+{
+	return READ_AND_PARSE("/proc/schedstat", false,
+			      parse_schedstat(proc_buf, st));
 }

@@ -51,6 +51,7 @@ struct task_stat {
 	char comm[TASK_COMM_MAX];
 	char state;
 	uint64_t utime, stime;		/* USER_HZ ticks */
+	int cpu;			/* last CPU it ran on, -1 if absent */
 };
 
 int parse_proc_stat(const char *buf, struct cpu_stat *st);
@@ -109,5 +110,47 @@ int read_pid_status_ctxt(pid_t pid, struct ctxt_stat *st);
  * /proc/<pid>/task/<tid>/schedstat; *@threads gets their number.
  */
 int read_process_run_ns(pid_t pid, uint64_t *run_ns, unsigned int *threads);
+
+/* The same files for one thread: /proc/<pid>/task/<tid>/... */
+int read_task_stat(pid_t pid, pid_t tid, struct task_stat *st);
+int read_task_schedinfo(pid_t pid, pid_t tid, struct sched_info_stat *st);
+int read_task_status_ctxt(pid_t pid, pid_t tid, struct ctxt_stat *st);
+
+/*
+ * Call @fn for every thread of process @pid, or of every process (kernel
+ * threads included) if @pid is 0.  Threads that exit meanwhile are
+ * skipped by the caller's reads failing.  Stops at the first non-zero
+ * return of @fn and returns it; 0 when all were visited, -1 (errno set)
+ * if /proc cannot be read.
+ */
+int for_each_task(pid_t pid, int (*fn)(pid_t pid, pid_t tid, void *arg),
+		  void *arg);
+
+/*
+ * The current clocksource (sysfs clocksource0/current_clocksource), one
+ * word without the newline.
+ */
+int parse_clocksource(const char *buf, char *name, size_t size);
+int read_clocksource(char *name, size_t size);
+
+/*
+ * /proc/pressure/irq, "full ... total=<us>": with IRQ time accounting,
+ * the hardirq and softirq time run in irq context (not ksoftirqd's), in
+ * µs, exact but for up to a tick of lag.  -1 (ENOENT) without CONFIG_PSI.
+ */
+/*
+ * /proc/schedstat (version 15 or 16), summed over the "cpuN" lines: how
+ * often the scheduler switched to the idle task, and the run time of all
+ * tasks but idle (ns).
+ */
+struct schedstat_cpu {
+	uint64_t goidle, cpu_time_ns;
+};
+
+int parse_schedstat(const char *buf, struct schedstat_cpu *st);
+int read_schedstat(struct schedstat_cpu *st);
+
+int parse_pressure_total(const char *buf, const char *row, uint64_t *us);
+int read_pressure_irq(uint64_t *us);
 
 #endif

@@ -37,7 +37,8 @@ static void usage(void)
 	       "  -r bps      tbf rate in bits/s (default 10000000000)\n"
 	       "  -b bytes    tbf burst (default 1048576)\n"
 	       "  -l bytes    tbf limit (default 4194304)\n"
-	       "  -L n        fq_codel packet limit (default: fq_codel's, 10240)\n");
+	       "  -L n        fq_codel packet limit (default: fq_codel's, 10240)\n"
+	       "  -h, --help  this text\n");
 	exit(0);
 }
 
@@ -45,6 +46,8 @@ static void parse_opts(int argc, char **argv)
 {
 	int c;
 
+	if (wants_help(argc, argv))
+		usage();
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":b:hi:l:L:r:")) != -1) {
 		switch (c) {

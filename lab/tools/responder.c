@@ -36,6 +36,7 @@ static void usage(void)
 	       "  -p port   UDP port on INADDR_ANY (default 9001)\n"
 	       "  -c path   publish the datagrams received for the sampler "
 	       "(sinkstat.h)\n"
+	       "  -h, --help  this text\n"
 	       "Echoes every datagram back to its sender.  Prints "
 	       "'responder: port=P' at start\n"
 	       "and 'responder: echoed=N' on SIGINT/SIGTERM.\n");
@@ -46,6 +47,8 @@ static void parse_opts(int argc, char **argv)
 {
 	int c;
 
+	if (wants_help(argc, argv))
+		usage();
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":c:hp:")) != -1) {
 		switch (c) {

@@ -8,6 +8,10 @@
  *   tlat <from> <to>
  *               -> tlat <from> <to> n=... p50_us=... ... hist=i:count,...
  *                  over timerlat's samples [from, to) (see tlatring.h)
+ *   probes on|off
+ *               -> probes on|off: timerlat continued or stopped
+ *                  (SIGCONT/SIGSTOP), so throughput windows run without
+ *                  the latency probes' load
  *   quit        -> bye, then exit 0
  *   other       -> err unknown request: <text>
  */
@@ -27,6 +31,7 @@
 #include <unistd.h>
 
 #include "blaststat.h"
+#include "cpustat.h"
 #include "procparse.h"
 #include "shmfile.h"
 #include "sinkstat.h"
@@ -35,8 +40,7 @@
 #include "util.h"
 
 #define REQ_MAX		256
-#define REPLY_MAX	4096
-#define MAX_NAPI	64
+#define REPLY_MAX	8192
 
 static const char *cfg_chan = "-";
 static const char *cfg_ifname = "eth0";
@@ -72,8 +76,9 @@ static void usage(void)
 	       "  -l path   timerlat's ring file (timerlat -c)\n"
 	       "  -b path   udp_blast's counter file (udp_blast -c)\n"
 	       "  -f        run SCHED_FIFO priority 50\n"
-	       "Requests: ping, snap <tag>, tlat <from> <to>, quit (one per "
-	       "line).\n");
+	       "  -h, --help  this text\n"
+	       "Requests: ping, snap <tag>, tlat <from> <to>, probes on|off, "
+	       "quit (one per line).\n");
 	exit(0);
 }
 
@@ -81,6 +86,8 @@ static void parse_opts(int argc, char **argv)
 {
 	int c;
 
+	if (wants_help(argc, argv))
+		usage();
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":b:c:fhi:l:R:r:s:x:")) != -1) {
 		switch (c) {
@@ -160,24 +167,6 @@ static const struct tlat_ring *tlat_map(void)
 	return r && tlat_ring_ok(r) ? r : NULL;
 }
 
-struct task_sum {
-	uint64_t run_ns, utime, stime;
-};
-
-/* Add one task's times; false if it is gone. */
-static bool task_add(pid_t pid, struct task_sum *sum)
-{
-	struct task_stat ts;
-	uint64_t run_ns;
-
-	if (read_pid_stat(pid, &ts) || read_pid_schedstat(pid, &run_ns))
-		return false;
-	sum->utime += ts.utime;
-	sum->stime += ts.stime;
-	sum->run_ns += run_ns;
-	return true;
-}
-
 static void add_u64(struct strbuf *r, const char *key, uint64_t v)
 {
 	sb_printf(r, " %s=%llu", key, (unsigned long long)v);
@@ -203,61 +192,38 @@ static void add_extra(struct strbuf *r)
 	sb_append_counters(r, text);
 }
 
+/* The receiving process: udp_sink's published pid, or by command name. */
+static pid_t recv_pid(const struct sinkstat *ss)
+{
+	struct task_stat ts;
+	pid_t pid = ss ? (pid_t)sinkstat_load(&ss->pid) : 0;
+
+	if (pid > 0 && !read_pid_stat(pid, &ts))
+		return pid;
+	if (find_tasks_by_comm(cfg_recv_comm, false, &pid, 1) > 0)
+		return pid;
+	return 0;
+}
+
 static void do_snap(struct strbuf *r, const char *tag)
 {
-	struct cpu_stat cpu = { 0 };
 	struct softirq_stat si = { 0 };
 	struct netdev_stat nic = { 0 };
 	struct udp_stat udp = { 0 };
 	struct softnet_stat sn = { 0 };
-	struct task_sum sink_t = { 0 }, ksi_t = { 0 }, napi_t = { 0 };
-	struct task_sum self_t = { 0 }, resp_t = { 0 };
 	const struct sinkstat *ss, *rs;
 	const struct tlat_ring *tr = tlat_map();
-	uint64_t t_ns, sink_pkts = 0, sink_bytes = 0;
-	pid_t sink_pid = 0, pids[MAX_NAPI];
-	int i, n, napi = 0;
+	uint64_t t_ns;
 
 	t_ns = now_ns(CLOCK_MONOTONIC);
-	read_proc_stat(&cpu);
+	ss = sink_map(&sink_view);
+	sb_printf(r, "snap %s", tag);
+	add_u64(r, "t_ns", t_ns);
+	cpu_snap(r, recv_pid(ss), "responder");
 	read_softirqs(&si);
 	read_net_dev(cfg_ifname, &nic);
 	read_net_snmp_udp(&udp);
 	read_softnet_stat(&sn);
-
-	ss = sink_map(&sink_view);
-	if (ss) {
-		sink_pkts = sinkstat_load(&ss->packets);
-		sink_bytes = sinkstat_load(&ss->bytes);
-		sink_pid = sinkstat_load(&ss->pid);
-		if (!task_add(sink_pid, &sink_t))
-			sink_pid = 0;	/* exited; counters stay valid */
-	}
-	if (!sink_pid && find_tasks_by_comm(cfg_recv_comm, false, pids, 1) > 0) {
-		sink_pid = pids[0];
-		if (!task_add(sink_pid, &sink_t))
-			sink_pid = 0;
-	}
-	if (find_tasks_by_comm("ksoftirqd/0", false, pids, 1) > 0)
-		task_add(pids[0], &ksi_t);
-	n = find_tasks_by_comm("napi/", true, pids, MAX_NAPI);
-	for (i = 0; i < n && i < MAX_NAPI; i++)
-		napi += task_add(pids[i], &napi_t);
-	task_add(getpid(), &self_t);
-	if (find_tasks_by_comm("responder", false, pids, 1) > 0)
-		task_add(pids[0], &resp_t);
-
-	sb_printf(r, "snap %s", tag);
-	add_u64(r, "t_ns", t_ns);
-	add_u64(r, "cpu_user", cpu.user);
-	add_u64(r, "cpu_nice", cpu.nice);
-	add_u64(r, "cpu_system", cpu.system);
-	add_u64(r, "cpu_idle", cpu.idle);
-	add_u64(r, "cpu_iowait", cpu.iowait);
-	add_u64(r, "cpu_irq", cpu.irq);
-	add_u64(r, "cpu_softirq", cpu.softirq);
-	add_u64(r, "cpu_steal", cpu.steal);
-	add_u64(r, "hz", sysconf(_SC_CLK_TCK));
 	add_u64(r, "net_rx_softirqs", si.net_rx);
 	add_u64(r, "net_tx_softirqs", si.net_tx);
 	add_u64(r, "nic_rx_packets", nic.rx_packets);
@@ -274,27 +240,34 @@ static void do_snap(struct strbuf *r, const char *tag)
 	add_u64(r, "softnet_processed", sn.processed);
 	add_u64(r, "softnet_dropped", sn.dropped);
 	add_u64(r, "softnet_squeezed", sn.time_squeeze);
-	add_u64(r, "sink_packets", sink_pkts);
-	add_u64(r, "sink_bytes", sink_bytes);
-	add_u64(r, "sink_pid", sink_pid);
-	add_u64(r, "sink_run_ns", sink_t.run_ns);
-	add_u64(r, "sink_utime", sink_t.utime);
-	add_u64(r, "sink_stime", sink_t.stime);
-	add_u64(r, "ksoftirqd_run_ns", ksi_t.run_ns);
-	add_u64(r, "ksoftirqd_utime", ksi_t.utime);
-	add_u64(r, "ksoftirqd_stime", ksi_t.stime);
-	add_u64(r, "napi_threads", napi);
-	add_u64(r, "napi_run_ns", napi_t.run_ns);
-	add_u64(r, "napi_utime", napi_t.utime);
-	add_u64(r, "napi_stime", napi_t.stime);
-	add_u64(r, "sampler_run_ns", self_t.run_ns);
+	add_u64(r, "sink_packets", ss ? sinkstat_load(&ss->packets) : 0);
+	add_u64(r, "sink_bytes", ss ? sinkstat_load(&ss->bytes) : 0);
 	add_u64(r, "tlat_count", tr ? tlat_load(&tr->count) : 0);
 	add_u64(r, "tlat_overruns", tr ? tlat_load(&tr->overruns) : 0);
-	add_u64(r, "responder_run_ns", resp_t.run_ns);
 	rs = sink_map(&resp_view);
 	add_u64(r, "resp_packets", rs ? sinkstat_load(&rs->packets) : 0);
 	tx_snap(r, cfg_ifname, &blast_view);
 	add_extra(r);
+}
+
+/* Stop or continue the guest-side latency probe (timerlat). */
+static void do_probes(struct strbuf *r, const char *arg)
+{
+	bool on = !strcmp(arg, "on");
+	pid_t pids[4];
+	int i, n;
+
+	if (!on && strcmp(arg, "off")) {
+		sb_printf(r, "err probes needs on or off");
+		return;
+	}
+	n = find_tasks_by_comm("timerlat", false, pids, 4);
+	for (i = 0; i < n && i < 4; i++)
+		if (kill(pids[i], on ? SIGCONT : SIGSTOP)) {
+			sb_printf(r, "err probes %s: %s", arg, strerror(errno));
+			return;
+		}
+	sb_printf(r, "probes %s n=%d", arg, n > 0 ? n : 0);
 }
 
 static bool valid_tag(const char *tag)
@@ -347,6 +320,8 @@ static bool handle(char *line)
 		sb_printf(&r, "bye");
 		send_reply(&r);
 		return false;
+	} else if (wl == 6 && !strncmp(line, "probes", 6)) {
+		do_probes(&r, args);
 	} else if (wl == 4 && !strncmp(line, "tlat", 4)) {
 		tlat_reply(tlat_map(), args, &r);
 	} else if (wl == 4 && !strncmp(line, "snap", 4)) {

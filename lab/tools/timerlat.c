@@ -41,6 +41,7 @@ static void usage(void)
 	       "  -i us     period, %d..%d (default 1000)\n"
 	       "  -c path   shared ring file for sampler -l (created, mmap'ed)\n"
 	       "  -f        run SCHED_FIFO priority 50 (default SCHED_OTHER)\n"
+	       "  -h, --help  this text\n"
 	       "Lateness = wake time - period boundary.  A wake more than a "
 	       "period late\nskips to the next future boundary (counted in "
 	       "overruns).\n"
@@ -55,6 +56,8 @@ static void parse_opts(int argc, char **argv)
 {
 	int c;
 
+	if (wants_help(argc, argv))
+		usage();
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":c:fhi:")) != -1) {
 		switch (c) {

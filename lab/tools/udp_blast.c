@@ -61,6 +61,7 @@ static void usage(void)
 	       "  -t seconds  stop after this long (default: at SIGINT/SIGTERM)\n"
 	       "  -a          pin thread i to CPU i mod (number of CPUs)\n"
 	       "  -c path     shared counter file (created, mmap'ed)\n"
+	       "  -h, --help  this text\n"
 	       "Prints 'udp_blast: dst=A:P threads=N payload=N batch=N pinned=0|1'\n"
 	       "at start and 'udp_blast: sent=N errors=N duration_ns=N "
 	       "rate_pps=N' at the end.\n",
@@ -72,6 +73,8 @@ static void parse_opts(int argc, char **argv)
 {
 	int c;
 
+	if (wants_help(argc, argv))
+		usage();
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":aB:c:d:hn:p:s:t:")) != -1) {
 		switch (c) {

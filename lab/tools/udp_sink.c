@@ -50,6 +50,7 @@ static void usage(void)
 	       "  -w n        busy-work iterations over each payload (default 0)\n"
 	       "  -c path     shared counter file (created, mmap'ed)\n"
 	       "  -P path     write our pid to this file\n"
+	       "  -h, --help  this text\n"
 	       "Prints 'udp_sink: port=P rcvbuf=N mode=recvfrom|recvmmsg work=W'\n"
 	       "at start and 'udp_sink: packets=N bytes=N errors=N' on exit.\n",
 	       SINK_BATCH_MAX);
@@ -61,6 +62,8 @@ static void parse_opts(int argc, char **argv)
 	bool batch_set = false;
 	int c;
 
+	if (wants_help(argc, argv))
+		usage();
 	opterr = 0;
 	while ((c = getopt(argc, argv, ":b:B:c:hmp:P:w:")) != -1) {
 		switch (c) {

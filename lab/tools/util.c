@@ -308,3 +308,13 @@ void catch_stop_signals(void)
 	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
 		error(1, errno, "sigaction");
 }
+
+bool wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help"))
+			return true;
+	return false;
+}

@@ -103,4 +103,7 @@ void catch_stop_signals(void);
 /* Make error() and messages say "tool:" rather than the full argv[0]. */
 void tool_init(void);
 
+/* "--help" among the options (before any "--"), as GNU tools take it. */
+bool wants_help(int argc, char **argv);
+
 #endif

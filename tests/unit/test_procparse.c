@@ -193,6 +193,50 @@ static void test_pid_stat(void)
 	      "schedstat: rejects garbage");
 }
 
+static const char fx_schedstat[] =
+	"version 16\n"
+	"timestamp 4294937296\n"
+	"cpu0 0 0 1200 300 900 800 5000000000 100000 1500\n"
+	"domain0 00000003 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+	"cpu1 0 0 1000 200 700 600 3000000000 200000 900\n";
+
+static void test_attribution_sources(void)
+{
+	struct schedstat_cpu ss;
+	struct task_stat st = { 0 };
+	uint64_t us = 0;
+	char cs[16];
+
+	check(!parse_pid_stat(fx_pid_stat, &st) && st.cpu == 1,
+	      "pid_stat: processor (the last CPU) after 23 more fields");
+	check(!parse_pid_stat("12 (x) S 1 2 3 4 5 6 7 8 9 10 11 12\n", &st) &&
+	      st.cpu == -1, "pid_stat: no processor field -> cpu -1");
+	check(!parse_schedstat(fx_schedstat, &ss) && ss.goidle == 500 &&
+	      ss.cpu_time_ns == 8000000000ULL,
+	      "schedstat: sched_goidle and rq_cpu_time summed over cpu lines");
+	check(parse_schedstat("version 16\ncpu0 1 2 3\n", &ss),
+	      "schedstat: a short cpu line is an error");
+	check(parse_schedstat("version 16\n", &ss),
+	      "schedstat: no cpu line is an error");
+	check(!parse_pressure_total("full avg10=0.00 avg60=1.50 avg300=0.20 "
+				    "total=123456\n", "full", &us) &&
+	      us == 123456, "pressure: the full line's total (µs)");
+	check(!parse_pressure_total("some avg10=0.00 avg60=0.00 avg300=0.00 "
+				    "total=7\nfull avg10=0.00 avg60=0.00 "
+				    "avg300=0.00 total=9\n", "full", &us) &&
+	      us == 9, "pressure: the row asked for, not the first");
+	check(parse_pressure_total("some avg10=0.00 total=7\n", "full", &us),
+	      "pressure: a missing row is an error");
+	check(!parse_clocksource("tsc\n", cs, sizeof(cs)) && !strcmp(cs, "tsc"),
+	      "clocksource: one word");
+	check(!parse_clocksource("kvm-clock\n", cs, sizeof(cs)) &&
+	      !strcmp(cs, "kvm-clock"), "clocksource: with a dash");
+	check(parse_clocksource("tsc hpet\n", cs, sizeof(cs)),
+	      "clocksource: two words are an error");
+	check(parse_clocksource("a-clocksource-name-too-long\n", cs, sizeof(cs)),
+	      "clocksource: a name that does not fit is an error");
+}
+
 static void test_comm_match(void)
 {
 	check(comm_matches("ksoftirqd/0", "ksoftirqd/0", false),
@@ -329,6 +373,7 @@ int main(void)
 	test_softnet();
 	test_pid_stat();
 	test_comm_match();
+	test_attribution_sources();
 	test_real_proc();
 	test_parse_u64();
 	test_parse_seconds();

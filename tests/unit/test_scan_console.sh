@@ -22,6 +22,9 @@ clean()
 		'[    0.185143] ... MAX_LOCKDEP_CHAINS:      65536' \
 		'[    0.185619]  memory used by lock dependency info: 6429 kB' \
 		'[    0.870655] PCI: Using host bridge windows from ACPI; if necessary, use "pci=nocrs" and report a bug' \
+		'[    0.440022] clocksource: Switched to clocksource tsc-early' \
+		'[    1.491536] tsc: Refined TSC clocksource calibration: 2599.979 MHz' \
+		'[    1.492059] clocksource: Switched to clocksource tsc' \
 		'lab: boot release=6.12.118-vanilla threaded=0 napi_threads='
 }
 
@@ -53,6 +56,10 @@ expect_hit "lockdep: turned off by a report" '[  12.3] INFO: lockdep is turned o
 expect_hit "suspicious RCU usage" '[  12.3] suspicious RCU usage.'
 expect_hit "sleeping in atomic" '[  12.3] BUG: sleeping function called from invalid context at kernel/softirq.c:1'
 expect_hit "panic" '[  12.3] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100'
+expect_hit "TSC demoted by the clocksource watchdog" '[  30.1] tsc: Marking TSC unstable due to clocksource watchdog'
+expect_hit "clocksource watchdog skew" "[  30.1] clocksource: timekeeping watchdog on CPU0: Marking clocksource 'tsc' as unstable because the skew is too large:"
+expect_hit "TSC found unstable after boot" '[  30.1] TSC found unstable after boot, most likely due to broken BIOS. Use 'tsc=unstable'.'
+expect_hit "switch to a fallback clocksource" '[  30.2] clocksource: Switched to clocksource hpet'
 check "scan-console: a missing log is reported as a failure" \
 	bash -c "! '$SCAN' '$tmp/nonexistent.log' vanilla | grep -q '^ok'"
 [ "$T_FAILED" = 0 ]
