@@ -31,9 +31,9 @@ initramfs: tools
 run: initramfs
 	@lab/run $(RUN_OPTS)
 
+# lab/run plots its run and writes its report itself
 lab: kernels initramfs
 	@lab/run $(RUN_OPTS)
-	@$(MAKE) -s plots RUN=
 
 plots:
 	@plots/plot $(RUN)
@@ -49,8 +49,9 @@ tx: initramfs
 bench: deps
 	@lab/kernel/bench
 
+# at the latest sweep's verdict rate (SOAK_RUN=results/<run> for another)
 soak: kernels initramfs
-	@lab/soak
+	@lab/soak $(SOAK_OPTS)
 
 clean:
 	rm -rf $(BUILD)/out $(BUILD)/kernels $(TOOLS) $(INITRD)

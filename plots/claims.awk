@@ -5,10 +5,10 @@
 #   id  status  claim  published  measured  verdict
 # status: reproduced, partly, not-reproduced, inconclusive, not-measured.
 #
-#   awk -F, -v vrate=R [-v lrate=L] -v accel=tcg -f lab/stats.awk \
+#   awk -F, -v vrate=R [-v lrate=L] -v accel=tcg -f lab/lib/stats.awk \
 #       -f plots/fmt.awk -f plots/claims.awk points.csv
 #
-# vrate is the run's verdict rate (lab/summarize.awk: the highest rate at
+# vrate is the run's verdict rate (lab/exp/rx/summarize.awk: the highest rate at
 # which every variant passes the overload gates); empty: there is none,
 # and every claim is inconclusive.  lrate is the rate of the latency pass
 # the revert claim is judged at (empty: not measured).  -v van=, fix=,
@@ -17,7 +17,7 @@
 # The rule, the same for every claim: a claim is a ratio and a threshold.
 # The ratio is taken per repetition, pairing numbers of the same
 # repetition (variants of one repetition ran minutes apart, interleaved),
-# and the order-statistic confidence interval of its median (lab/stats.awk)
+# and the order-statistic confidence interval of its median (lab/lib/stats.awk)
 # is set against the threshold: entirely past it, the claim holds;
 # entirely short of it, it does not; across it, inconclusive.  A claim
 # that holds is "reproduced" only if its mechanism gates hold too (the

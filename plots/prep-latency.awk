@@ -4,7 +4,7 @@
 # request/response probe's percentiles, tradeoff.dat and the latency
 # entries of meta.gp.
 #
-#   awk -v out=DIR -v latency=1 -v timeout_us=N -f lab/stats.awk \
+#   awk -v out=DIR -v latency=1 -v timeout_us=N -f lab/lib/stats.awk \
 #       -f plots/prep.awk -f plots/prep-latency.awk points.csv
 #
 # Metrics (medians over the repetitions, CI as in prep.awk):

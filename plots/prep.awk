@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Data for the plots and the report from a validated points.csv: medians
-# over the repetitions with the order-statistic CI of lab/stats.awk.
+# over the repetitions with the order-statistic CI of lab/lib/stats.awk.
 #
-#   awk -v out=DIR [-v latency=1 -v timeout_us=N] -f lab/stats.awk \
+#   awk -v out=DIR [-v latency=1 -v timeout_us=N] -f lab/lib/stats.awk \
 #       -f plots/prep.awk -f plots/prep-latency.awk points.csv
 #
 # latency=1: points.csv has the latency probes' columns (plots/plot
@@ -27,7 +27,7 @@
 #                 the CPU breakdown and of the thread shares
 #   summary.csv   per variant: MLFRR and, at the highest overload, the
 #                 offered and delivered rate and the receiver's CPU share
-#                 (the definitions of lab/summarize.awk)
+#                 (the definitions of lab/exp/rx/summarize.awk)
 #   meta.gp       for gnuplot: the variants, the column numbers of
 #                 rates.dat, overload.dat and tradeoff.dat, axis hints
 #   tradeoff.dat  (latency=1) one row per variant at its highest overload:
@@ -107,7 +107,7 @@ NR == 1 {
 		reps[v, ++nrep[v]] = rep
 		mlfrr[v, rep] = 0
 	}
-	# MLFRR (lab/summarize.awk): highest offered rate with < 1 % loss
+	# MLFRR (lab/exp/rx/summarize.awk): highest offered rate with < 1 % loss
 	o = $c["offered_pps"] + 0
 	if (lossfree($c["loss_pct"]) && o > mlfrr[v, rep])
 		mlfrr[v, rep] = o
@@ -244,14 +244,14 @@ function write_curve(    j, k, v, x0, y0, x1, y1, s, x, f) {
 	}
 }
 
-# 1 if (v, rank) passes the overload gates of lab/stats.awk (median idle
+# 1 if (v, rank) passes the overload gates of lab/lib/stats.awk (median idle
 # <= 5 %, median generator error within 1 %), else 0
 function gates(v, rank) {
 	return rank != 1e12 && saturated(stat(v, rank, mi["idle"])) && \
 	       on_target(stat(v, rank, mi["gen_err"])) ? 1 : 0
 }
 
-# The verdict rate (lab/summarize.awk's rule): the highest rate every
+# The verdict rate (lab/exp/rx/summarize.awk's rule): the highest rate every
 # variant passes the gates at; vrank 0 if none.  The latency rate: the
 # verdict rate if the latency pass measured it for every variant, else
 # the highest rate it measured (lrank 0: no latency pass).

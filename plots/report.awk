@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # report.md of a run, on stdout.  Inputs, in this order:
-#   summary.csv              (lab/summarize)
+#   summary.csv              (summarize rx, lab/lib/lib.sh)
 #   rates.csv                (plots/prep.awk)
 #   claims.tsv               (plots/claims.awk)
-#   params.tsv               (plots/json.awk of params.json)
+#   params.tsv               (params_tsv (lab/lib/lib.sh) of params.json)
 # Variables: kernel (e.g. "Linux 6.12.118"), points (number of rows of
 # points.csv), latency (1: the run has the latency probes' columns),
 # vrate and lrate (the verdict rate and the latency pass's rate, empty if

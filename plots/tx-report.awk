@@ -2,8 +2,8 @@
 # report.md of a TX experiment run (lab/tx), on stdout, with the verdict
 # on the +19 % claim of 3bcb846ca4cf derived from the numbers.  Inputs, in
 # this order:
-#   summary.csv   lab/tx-summarize.awk (median,lo,hi per metric)
-#   params.tsv    plots/json.awk of params.json
+#   summary.csv   lab/exp/tx/summarize.awk (median,lo,hi per metric)
+#   params.tsv    params_tsv (lab/lib/lib.sh) of params.json
 # Variables: kernel ("Linux 6.12.118"), points (rows of points.csv);
 # fix=, abl= rename the two variants compared (default ksoftirqd-fix and
 # ksoftirqd-fix+trylock).

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # T_FAILED is the test's
 # Helpers for tests/*.t: each check prints one TAP-like line
 # "ok - <what>" or "not ok - <what>"; tests/run numbers and counts them.
-# Sourced after lab/lib.sh.
+# Sourced after lab/lib/lib.sh.
 
 T_LOG=${T_LOG:-/dev/null}
 T_FAILED=0
@@ -54,16 +55,16 @@ csv_col()
 	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } c { print $c }' "$1"
 }
 
-# One points.csv row (lab/point.awk's header) from name=value pairs, the
+# One points.csv row (lab/exp/rx/point.awk's header) from name=value pairs, the
 # other columns 0: point_row variant=v rep=1 ...
 point_row()
 {
-	awk -v header=1 -f "$LAB_TOP/lab/snapshot.awk" -f "$LAB_TOP/lab/point.awk" |
+	awk -v header=1 -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" |
 		awk -F, -v kv="$*" 'BEGIN { n = split(kv, p, " "); for (i = 1; i <= n; i++) { split(p[i], x, "="); v[x[1]] = x[2] } }
 		{ for (i = 1; i <= NF; i++) printf "%s%s", ($i in v ? v[$i] : 0), (i < NF ? "," : "\n") }'
 }
 
 point_header()
 {
-	awk -v header=1 -f "$LAB_TOP/lab/snapshot.awk" -f "$LAB_TOP/lab/point.awk"
+	awk -v header=1 -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk"
 }

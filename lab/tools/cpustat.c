@@ -48,7 +48,7 @@ static bool process_add(pid_t pid, struct thread_sum *s)
 
 	if (pid <= 0)
 		return false;
-	for_each_task(pid, sum_thread, s);
+	visit_tasks(pid, sum_thread, s);
 	return s->threads > before;
 }
 
@@ -106,7 +106,7 @@ void cpu_snap(struct strbuf *r, pid_t recv_pid, const char *resp_comm)
 	read_proc_stat(&cpu);
 	psi_ok = !read_pressure_irq(&psi_irq);
 	read_schedstat(&ss);
-	for_each_task(0, sum_run, &all);
+	visit_tasks(0, sum_run, &all);
 
 	if (!process_add(recv_pid, &sink))
 		recv_pid = 0;	/* exited; its counters stay valid */

@@ -167,7 +167,7 @@ static void do_flood(int fd)
 	}
 	now = now_ns(CLOCK_MONOTONIC);
 	elapsed = now - start;
-	rate_pps = elapsed ? (unsigned __int128)sent * NSEC_PER_SEC / elapsed
+	rate_pps = elapsed ? (__uint128_t)sent * NSEC_PER_SEC / elapsed
 			   : 0;
 	printf("flood: sent=%llu errors=%llu duration_ns=%llu rate_pps=%llu "
 	       "target_pps=%llu batch=%d\n", (unsigned long long)sent,

@@ -50,7 +50,6 @@ static uint64_t cfg_timeout_ns = 1000 * 1000000ULL;
 static const char *cfg_raw_path;
 static int cfg_payload = 32;
 
-
 enum probe_state { PROBE_UNSENT, PROBE_PENDING, PROBE_RECEIVED, PROBE_LATE };
 
 struct probes {
@@ -133,7 +132,7 @@ static void parse_opts(int argc, char **argv)
 	if (!cfg_duration_ns)
 		usage_error("-t duration is required");
 	/* ceil(duration * rate): probe n is due at n / rate seconds */
-	cfg_probes = ((unsigned __int128)cfg_duration_ns * cfg_rate +
+	cfg_probes = ((__uint128_t)cfg_duration_ns * cfg_rate +
 		      NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 	if (cfg_probes > PROBES_MAX)
 		usage_error("-r x -t makes %llu probes, more than %llu",
@@ -142,7 +141,6 @@ static void parse_opts(int argc, char **argv)
 
 static void setup(struct probes *p)
 {
-
 	catch_stop_signals();
 	/* wake from ppoll() at the due time, not up to 50 us later */
 	prctl(PR_SET_TIMERSLACK, 1UL);

@@ -37,7 +37,7 @@ int lat_compute(uint64_t *lat, size_t n, uint64_t lost, uint64_t timeout_ns,
 	qsort(lat, n, sizeof(*lat), cmp_u64);
 	for (i = 0; i < LAT_NR; i++) {
 		/* ceil(total * permille / 1000), at least 1 */
-		uint64_t rank = ((unsigned __int128)total * lat_permille[i] +
+		uint64_t rank = ((__uint128_t)total * lat_permille[i] +
 				 999) / 1000;
 
 		if (rank > n) {

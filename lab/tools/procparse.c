@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "procparse.h"
+#include "util.h"
 
 #define PROC_BUF_SIZE	(64 * 1024)
 
@@ -84,7 +85,7 @@ int parse_proc_stat(const char *buf, struct cpu_stat *st)
 
 	if (!p)
 		return -1;
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(v); i++)
 		if (get_u64(&p, 10, v[i]))
 			return -1;
 	return 0;
@@ -159,7 +160,7 @@ int parse_net_snmp_udp(const char *buf, struct udp_stat *st)
 		{ "OutDatagrams", offsetof(struct udp_stat, out_datagrams) },
 		{ "SndbufErrors", offsetof(struct udp_stat, sndbuf_errors) },
 	};
-	const size_t nmap = sizeof(map) / sizeof(map[0]);
+	const size_t nmap = ARRAY_SIZE(map);
 	const char *hdr, *val;
 	unsigned int found = 0;
 	size_t i;
@@ -246,17 +247,21 @@ int parse_pid_stat(const char *buf, struct task_stat *st)
 	if (*p != ' ' || !p[1] || isspace((unsigned char)p[1]))
 		return -1;
 	st->state = p[1];
-	/* After ')': state ppid pgrp session tty_nr tpgid flags minflt
-	 * cminflt majflt cmajflt utime stime ... */
+	/*
+	 * After ')': state ppid pgrp session tty_nr tpgid flags minflt
+	 * cminflt majflt cmajflt utime stime ...
+	 */
 	for (i = 0; i < 11; i++)
 		if (skip_token(&p))
 			return -1;
 	if (get_u64(&p, 10, &st->utime) || get_u64(&p, 10, &st->stime))
 		return -1;
-	/* ... cutime cstime priority nice num_threads itrealvalue
+	/*
+	 * ... cutime cstime priority nice num_threads itrealvalue
 	 * starttime vsize rss rsslim startcode endcode startstack kstkesp
 	 * kstkeip signal blocked sigignore sigcatch wchan nswap cnswap
-	 * exit_signal processor: 23 tokens, then the last CPU. */
+	 * exit_signal processor: 23 tokens, then the last CPU.
+	 */
 	st->cpu = -1;
 	for (i = 0; i < 23; i++)
 		if (skip_token(&p))
@@ -523,9 +528,7 @@ static pid_t dirent_pid(const struct dirent *de)
 	return (*end || v <= 0 || v > INT32_MAX) ? 0 : (pid_t)v;
 }
 
-static int for_each_thread(pid_t pid,
-			   int (*fn)(pid_t pid, pid_t tid, void *arg),
-			   void *arg)
+static int visit_threads(pid_t pid, task_fn fn, void *arg)
 {
 	struct dirent *de;
 	char path[64];
@@ -546,15 +549,14 @@ static int for_each_thread(pid_t pid,
 	return ret;
 }
 
-int for_each_task(pid_t pid, int (*fn)(pid_t pid, pid_t tid, void *arg),
-		  void *arg)
+int visit_tasks(pid_t pid, task_fn fn, void *arg)
 {
 	struct dirent *de;
 	int ret = 0;
 	DIR *dir;
 
 	if (pid)
-		return for_each_thread(pid, fn, arg);
+		return visit_threads(pid, fn, arg);
 	dir = opendir("/proc");
 	if (!dir)
 		return -1;
@@ -562,7 +564,7 @@ int for_each_task(pid_t pid, int (*fn)(pid_t pid, pid_t tid, void *arg),
 		pid_t p = dirent_pid(de);
 
 		if (p)
-			ret = for_each_thread(p, fn, arg);
+			ret = visit_threads(p, fn, arg);
 	}
 	closedir(dir);
 	return ret;
@@ -616,15 +618,18 @@ int parse_schedstat(const char *buf, struct schedstat_cpu *st)
 	uint64_t v[9];
 	int i, n = 0;
 
-	st->goidle = st->cpu_time_ns = 0;
+	st->goidle = 0;
+	st->cpu_time_ns = 0;
 	for (p = buf; p && *p; p = next_line(p)) {
 		if (strncmp(p, "cpu", 3) || !isdigit((unsigned char)p[3]))
 			continue;
 		p += 3;
 		if (skip_token(&p))
 			return -1;
-		/* yld_count 0 sched_count sched_goidle ttwu_count ttwu_local
-		 * rq_cpu_time run_delay pcount */
+		/*
+		 * yld_count 0 sched_count sched_goidle ttwu_count ttwu_local
+		 * rq_cpu_time run_delay pcount
+		 */
 		for (i = 0; i < 9; i++)
 			if (get_u64(&p, 10, &v[i]))
 				return -1;

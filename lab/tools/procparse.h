@@ -123,8 +123,9 @@ int read_task_status_ctxt(pid_t pid, pid_t tid, struct ctxt_stat *st);
  * return of @fn and returns it; 0 when all were visited, -1 (errno set)
  * if /proc cannot be read.
  */
-int for_each_task(pid_t pid, int (*fn)(pid_t pid, pid_t tid, void *arg),
-		  void *arg);
+typedef int (*task_fn)(pid_t pid, pid_t tid, void *arg);
+
+int visit_tasks(pid_t pid, task_fn fn, void *arg);
 
 /*
  * The current clocksource (sysfs clocksource0/current_clocksource), one

@@ -179,7 +179,7 @@ static int add_tbf(int fd, int ifindex, const struct qdisc_tree_cfg *cfg,
 		},
 		.limit = cfg->tbf_limit,
 		/* the burst as time at the rate, in psched ticks */
-		.buffer = (uint32_t)((unsigned __int128)cfg->tbf_burst *
+		.buffer = (uint32_t)((__uint128_t)cfg->tbf_burst *
 				     1000000000ULL / rate_Bps /
 				     PSCHED_NS_PER_TICK),
 	};

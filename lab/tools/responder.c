@@ -29,7 +29,6 @@ static const char *cfg_counter_path;
 static struct sinkstat local_stat;
 static struct sinkstat *counters = &local_stat;
 
-
 static void usage(void)
 {
 	printf("Usage: responder [-p port] [-c counters]\n"
@@ -71,10 +70,8 @@ static void parse_opts(int argc, char **argv)
 
 static void setup_signals(void)
 {
-
 	catch_stop_signals();
 }
-
 
 /* errno of a failed recv or send: fatal, or just go round again. */
 static void check_errno(const char *what)

@@ -270,6 +270,9 @@ static void do_probes(struct strbuf *r, const char *arg)
 	sb_printf(r, "probes %s n=%d", arg, n > 0 ? n : 0);
 }
 
+static const char tag_chars[] =
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-";
+
 static bool valid_tag(const char *tag)
 {
 	const char *p;
@@ -277,8 +280,7 @@ static bool valid_tag(const char *tag)
 	if (!*tag || strlen(tag) > 64)
 		return false;
 	for (p = tag; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyz"
-			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-", *p))
+		if (!strchr(tag_chars, *p))
 			return false;
 	return true;
 }

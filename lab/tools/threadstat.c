@@ -63,6 +63,8 @@ static void usage(void)
 	exit(0);
 }
 
+static const char name_chars[] = "abcdefghijklmnopqrstuvwxyz0123456789_";
+
 static void opt_named(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
@@ -70,8 +72,7 @@ static void opt_named(const char *arg)
 	struct named *n;
 	int pid;
 
-	if (!len || len > NAME_MAX_LEN || strspn(arg, "abcdefghijklmnopqrstuvwxyz"
-						   "0123456789_") != len)
+	if (!len || len > NAME_MAX_LEN || strspn(arg, name_chars) != len)
 		usage_error("-t needs name=pid with a name of [a-z0-9_], "
 			    "1..%d chars: '%s'", NAME_MAX_LEN, arg);
 	if (cfg_nnamed == MAX_NAMED)
@@ -189,12 +190,12 @@ int main(int argc, char **argv)
 	tool_init();
 	parse_opts(argc, argv);
 	if (cfg_all) {
-		if (for_each_task(0, list_thread, NULL))
+		if (visit_tasks(0, list_thread, NULL))
 			error(1, errno, "/proc");
 		return 0;
 	}
 	if (cfg_qemu) {
-		for_each_task(cfg_qemu, qemu_thread, q);
+		visit_tasks(cfg_qemu, qemu_thread, q);
 		printf("qemu_threads=%u", q[Q_MAIN].threads +
 		       q[Q_VCPU].threads + q[Q_OTHER].threads);
 		for (i = 0; i < Q_NCLASS; i++) {
@@ -205,7 +206,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < cfg_nnamed; i++) {
 		struct sched_sum s = { 0 };
 
-		for_each_task(cfg_named[i].pid, any_thread, &s);
+		visit_tasks(cfg_named[i].pid, any_thread, &s);
 		print_sum(cfg_named[i].name, &s);
 	}
 	printf("\n");

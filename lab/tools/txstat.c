@@ -16,7 +16,7 @@
 #define QDISC_MAX	32
 
 static const char *const kinds[] = { "prio", "tbf", "fq_codel" };
-#define NKINDS	(sizeof(kinds) / sizeof(kinds[0]))
+#define NKINDS	ARRAY_SIZE(kinds)
 
 static void add(struct strbuf *r, const char *key, uint64_t v)
 {

@@ -133,8 +133,6 @@ static void setup_counters(void)
 	counters = p;
 }
 
-
-
 static void *sender(void *arg)
 {
 	struct blast_thread_stat *st = arg;
@@ -229,7 +227,7 @@ int main(int argc, char **argv)
 	printf("udp_blast: sent=%llu errors=%llu duration_ns=%llu rate_pps=%llu\n",
 	       (unsigned long long)sent, (unsigned long long)errors,
 	       (unsigned long long)(end - start),
-	       (unsigned long long)((unsigned __int128)sent * NSEC_PER_SEC /
+	       (unsigned long long)((__uint128_t)sent * NSEC_PER_SEC /
 				    (end - start ? end - start : 1)));
 	return 0;
 }

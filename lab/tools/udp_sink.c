@@ -108,7 +108,6 @@ static void parse_opts(int argc, char **argv)
 
 static void setup_signals(void)
 {
-
 	catch_stop_signals();
 }
 
@@ -131,7 +130,6 @@ static void write_pidfile(void)
 	if (fclose(f))
 		error(1, errno, "write %s", cfg_pidfile);
 }
-
 
 static int effective_rcvbuf(int fd)
 {

@@ -23,6 +23,8 @@
 
 #define EXIT_USAGE	2
 #define NSEC_PER_SEC	1000000000ULL
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_int(const char *s, int min, int max, int *out);

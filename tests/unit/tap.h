@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * TAP output for the C unit tests: check() prints "ok N <what>" or
- * "not ok N <what>"; tap_done() prints the plan and the lab's closing
- * line and gives main()'s exit status (1 when anything failed).
+ * TAP output for the C unit tests, in the dialect of every lab test
+ * (tests/lib.sh): check() prints "ok - <what>" or "not ok - <what>",
+ * tests/run numbers them; tap_done() prints the count as a comment and
+ * gives main()'s exit status (1 when anything failed).
  */
 #ifndef LAB_TAP_H
 #define LAB_TAP_H
@@ -21,7 +22,7 @@ void check(bool cond, const char *fmt, ...)
 	test_nr++;
 	if (!cond)
 		test_failed++;
-	printf("%sok %d ", cond ? "" : "not ", test_nr);
+	printf("%sok - ", cond ? "" : "not ");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -30,8 +31,7 @@ void check(bool cond, const char *fmt, ...)
 
 static inline int tap_done(void)
 {
-	printf("1..%d\n", test_nr);
-	printf("%d passed, %d failed\n", test_nr - test_failed, test_failed);
+	printf("# %d passed, %d failed\n", test_nr - test_failed, test_failed);
 	return test_failed ? 1 : 0;
 }
 

@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# The RX experiment's point machinery, host side: the flooder and the
+# latency probe (lab/tools/flood, iperf3_flood, latprobe) in the lab netns,
+# the host's scheduling of them and of QEMU, snapshots, the window and the
+# drain.  Sourced by lab/exp/rx/hooks.sh.
+
+# A snapshot <tag>: the host's tap counters, its scheduling of QEMU and
+# the flooder, the guest's sampler.
+snap()
+{
+	tap_counters | sed "s/\([a-z_0-9]*\)=/tap$1.\1=/g"
+	host_threads | sed "s/\([a-z_0-9]*\)=/host$1.\1=/g"
+	snap_guest "$1"
+}
+
+# The host's scheduling of the guest's QEMU threads and of the flooder
+# (lab/tools/threadstat): the overload gates' explanation.
+host_threads()
+{
+	local args=(-q "$QEMU_PID")
+
+	[ -z "${FLOOD_PID:-}" ] || args+=(-t "flood=$FLOOD_PID")
+	"$TOOLS/threadstat" "${args[@]}" ||
+		die "$CUR: threadstat failed on QEMU pid $QEMU_PID"
+}
+
+# Wait until the receiver has emptied its socket: sink count stable.
+# iperf3's server stops reading when its test ends: wait for its report
+# instead (the test count past snapshot A's, in the raw file $1).
+drain()
+{
+	local last=-1 now from
+
+	if [ "$GENERATOR" = iperf3 ]; then
+		from=$(grep -o '\bA\.iperf3_tests=[0-9]*' "$1" | cut -d= -f2)
+		for _ in $(seq 100); do
+			now=$(guest_req snap drain | sed -n 's/.* iperf3_tests=\([0-9]*\).*/\1/p')
+			[ -n "$now" ] && [ -n "$from" ] && [ "$now" -gt "$from" ] && return 0
+			sleep 0.2
+		done
+		die "$CUR: iperf3's server did not report the test within 20 s: $(guest_fate)"
+	fi
+
+	for _ in $(seq 25); do
+		sleep 0.2
+		now=$(guest_req snap drain | sed 's/.* sink_packets=\([0-9]*\).*/\1/')
+		[ "$now" = "$last" ] && return 0
+		last=$now
+	done
+	log "$CUR: receiver still draining after 5 s"
+}
+
+# The flooder and the probe run in the background of a point.  Both exec
+# down to the tool (ip netns exec and taskset exec too), so $! is the
+# tool's own pid: the lab can signal it and learn how it ended.
+flood_cmd()
+{
+	local rate=$1 secs=$2 bufs=()
+
+	# iperf3's client sets the socket buffers of both ends
+	[ "$RCVBUF" = 0 ] || bufs=(-w "$RCVBUF")
+	[ "$GENERATOR" != iperf3 ] ||
+		exec ip netns exec "$LAB_NS" taskset -c "$(helper_cpuset)" "$TOOLS/iperf3_flood" \
+			-A "$LAB_ALLOWLIST" -d "$LAB_GUEST_IP" -p 9000 -s "$PAYLOAD" \
+			-r "$rate" -t "$secs" "${bufs[@]}"
+	# shellcheck disable=SC2046 # flood_prefix is a command line: its words
+	exec ip netns exec "$LAB_NS" taskset -c "$(helper_cpuset)" $(flood_prefix) "$TOOLS/flood" \
+		-A "$LAB_ALLOWLIST" -d "$LAB_GUEST_IP" -p 9000 -s "$PAYLOAD" \
+		-r "$rate" -t "$secs" -u "$BURST_US" -B "$BATCH"
+}
+
+probe_cmd()
+{
+	exec ip netns exec "$LAB_NS" taskset -c "$(helper_cpuset)" "$TOOLS/latprobe" \
+		-A "$LAB_ALLOWLIST" -d "$LAB_GUEST_IP" -p 9001 -r "$PROBE_RATE" \
+		-t "$WINDOW" -T "$PROBE_TIMEOUT" -o "$1"
+}
+
+# How the host schedules the flooder and QEMU (--host-sched; recorded in
+# params.json).  Both share the host CPU(s) helper_cpuset: the flooder and
+# QEMU's main loop, which moves the packets from the tap into the guest.
+flood_prefix()
+{
+	[ "$HOST_SCHED" != flood-idle ] || echo "chrt -i 0"
+}
+
+flood_sched()
+{
+	echo "$([ "$HOST_SCHED" = flood-idle ] && echo SCHED_IDLE || echo "SCHED_OTHER nice 0"), pinned to host CPU(s) $(helper_cpuset) with QEMU's emulator threads"
+}
+
+qemu_sched()
+{
+	echo "vCPU pinned to host CPU $(vcpu_cpuset), SCHED_OTHER; main loop and other threads on $(helper_cpuset), $([ "$HOST_SCHED" = qemu-fifo ] && echo "SCHED_FIFO 1" || echo SCHED_OTHER)"
+}
+
+# --host-sched qemu-fifo: QEMU's threads but the vCPUs (named "CPU n/...")
+# to SCHED_FIFO 1
+apply_qemu_sched()
+{
+	local t comm
+
+	[ "$HOST_SCHED" = qemu-fifo ] || return 0
+	for t in /proc/"$QEMU_PID"/task/*; do
+		comm=$(cat "$t/comm" 2>/dev/null) || continue
+		case $comm in
+		"CPU "[0-9]*/*) continue ;;
+		esac
+		chrt -f -p 1 "${t##*/}" || die "$CUR: cannot make QEMU thread ${t##*/} ($comm) SCHED_FIFO"
+	done
+}
+
+
+# flood_result <exit status> <output> <rate>: the generator's "flood: ..."
+# line, or die.  iperf3 ends a point with exit 1 ("interrupt - the client
+# has terminated"): lab/exp/rx/iperf3.jq accepts only that error.
+flood_result()
+{
+	local rc=$1 out=$2 rate=$3
+
+	if [ "$GENERATOR" = iperf3 ]; then
+		[ "$rc" -le 1 ] && jq -r -s --argjson target "$rate" -f "$LAB_TOP/lab/exp/rx/iperf3.jq" "$out" && return 0
+		tail -3 "$out" >&2
+		die "$CUR: iperf3 client failed (exit $rc)"
+	fi
+	[ "$rc" = 0 ] || { tail -3 "$out" >&2; die "$CUR: flooder failed (exit $rc)"; }
+	cat "$out"
+}
+
+# On the way out (error or signal): no flooder or probe outlives the lab.
+FLOOD_PID=''
+PROBE_PID=''
+stop_point_tools()
+{
+	local p
+
+	for p in $FLOOD_PID $PROBE_PID; do
+		kill -TERM "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
+	FLOOD_PID='' PROBE_PID=''
+}
+
+# Timer-probe percentiles between the tlat_count of snapshots C and D.
+timer_latency()
+{
+	local from to
+
+	from=$(grep -o '\bC\.tlat_count=[0-9]*' "$1" | cut -d= -f2)
+	to=$(grep -o '\bD\.tlat_count=[0-9]*' "$1" | cut -d= -f2)
+	guest_req tlat "$from" "$to" | cut -d' ' -f4- | sed 's/\([a-z_0-9]*\)=/tlat.\1=/g' ||
+		log "$CUR: no timer-probe samples between $from and $to"
+}
+
+
+# The window: sleep, or with --series S also sample the receiver every S
+# seconds ("t_ns sink_packets" lines into <file>: the soak's stationarity).
+window_sleep()
+{
+	local end now line
+
+	if [ "$SERIES" = 0 ]; then
+		sleep "$WINDOW"
+		return 0
+	fi
+	end=$(($(date +%s) + WINDOW))
+	while now=$(date +%s); [ "$now" -lt "$end" ]; do
+		sleep "$(( end - now < SERIES ? end - now : SERIES ))"
+		line=$(guest_req snap series) || die "$CUR: guest did not answer: $(guest_fate)"
+		printf '%s\n' "$line" | tr ' ' '\n' | sed -n 's/^\(t_ns\|sink_packets\)=//p' | paste -sd' ' >>"$1"
+	done
+}
+

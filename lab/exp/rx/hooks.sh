@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # globals shared with the driver (lab/lib/driver.sh)
+# The RX experiment (lab/run): each variant boots as a 1-vCPU guest and is
+# flooded with UDP from the lab netns; see lab/exp/rx/meta.  Hooks of
+# lab/lib/driver.sh; sourced after lab/exp/rx/params.sh.
+#
+# A booted guest is first left to settle (idle), then measured in two
+# passes:
+#   throughput  every rate, ascending in odd repetitions and descending in
+#               even ones, with the guest's timer probe stopped and no
+#               request/response probe: nothing but the flood and the
+#               receiver in the window
+#   latency     the --lat-rates, with both latency probes running
+# Per point:
+#   snapshot A (idle) -> flood starts -> warm-up -> snapshot C -> window ->
+#   snapshot D -> flood ends -> drain -> snapshot B (idle)
+# Rates, CPU shares and the gates come from C..D (the host's QEMU and
+# flooder threads too), exact packet totals from A..B.  Results are
+# appended as they are measured: an interrupted run keeps every completed
+# point.
+
+# shellcheck source=lab/exp/rx/flood.sh
+. "$LAB_TOP/lab/exp/rx/flood.sh"
+
+EXP=rx
+EXP_RUN_PREFIX=
+
+# Let a freshly booted guest settle: wait until it has been >= 90 % idle
+# over one second (boot work, first page faults and the like done), for
+# at most SETTLE_MAX seconds.  Sets SETTLE_S and SETTLE_IDLE (the idle
+# share of that last second, %).
+settle_guest()
+{
+	local start a b
+
+	start=$(date +%s.%N)
+	a=$(guest_req snap settle) || die "$CUR: guest did not answer: $(guest_fate)"
+	while :; do
+		sleep 1
+		b=$(guest_req snap settle) || die "$CUR: guest did not answer: $(guest_fate)"
+		SETTLE_IDLE=$(printf '%s\n%s\n' "$a" "$b" | awk -f "$LAB_TOP/lab/lib/idle.awk")
+		SETTLE_S=$(awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { printf "%.1f", n - s }')
+		awk -v i="$SETTLE_IDLE" 'BEGIN { exit !(i >= 90) }' && return 0
+		if awk -v t="$SETTLE_S" -v m="$SETTLE_MAX" 'BEGIN { exit !(t >= m) }'; then
+			log "$CUR: guest still only $SETTLE_IDLE % idle after ${SETTLE_S}s: measuring anyway (recorded as settle_idle)"
+			return 0
+		fi
+		a=$b
+	done
+}
+
+
+# rates_in_order <rep>: the rates ascending in odd repetitions and
+# descending in even ones; unlimited (0) counts as the highest load
+rates_in_order()
+{
+	local dir=
+
+	[ $(($1 % 2)) = 1 ] || dir=-r
+	# shellcheck disable=SC2086
+	printf '%s\n' $RATES | awk '{ print ($1 == 0 ? 1e15 : $1), $1 }' |
+		sort -g $dir | cut -d' ' -f2
+}
+
+
+# measure_point <pass> <rate>: one point of the throughput (tput) or the
+# latency (lat) pass
+# shellcheck disable=SC2094 # drain reads what the group wrote before it
+measure_point()
+{
+	local pass=$1 rate=$2 raw=$RUN/raw/$VARIANT-r$REP-$1-$2.txt row rc
+
+	defer_scope_push
+	defer stop_point_tools
+	{
+		echo "meta.run=$RUN_ID meta.variant=$VARIANT meta.rep=$REP meta.rate=$rate" \
+			"meta.generator=$GENERATOR meta.pass=$pass meta.slot=$SLOT" \
+			"meta.settle_s=$SETTLE_S meta.settle_idle=$SETTLE_IDLE"
+		snap A
+		# runs past D and is stopped there, so the window is all flood
+		without_locks flood_cmd "$rate" $((WARMUP + WINDOW + 60)) >"$raw.flood" 2>&1 &
+		FLOOD_PID=$!
+		sleep "$WARMUP"
+		snap C
+		if [ "$pass" = lat ]; then
+			without_locks probe_cmd "${raw%.txt}.rtt" >"$raw.probe" 2>&1 &
+			PROBE_PID=$!
+		fi
+		window_sleep "$raw.series"
+		snap D
+		# a flooder that is gone before D did not flood the whole window
+		kill -INT "$FLOOD_PID" 2>/dev/null ||
+			{ tail -3 "$raw.flood" >&2; die "$CUR: flooder failed: it exited before the window closed"; }
+		rc=0
+		wait "$FLOOD_PID" || rc=$?
+		FLOOD_PID=
+		flood_result "$rc" "$raw.flood" "$rate" >"$raw.result"
+		sed -n 's/^flood: /flood./p' "$raw.result" | sed 's/ / flood./g'
+		if [ "$pass" = lat ]; then
+			rc=0
+			wait "$PROBE_PID" || rc=$?
+			PROBE_PID=
+			[ "$rc" = 0 ] || { tail -3 "$raw.probe" >&2; die "$CUR: latency probe failed (exit $rc)"; }
+			sed -n 's/^latprobe: \(sent=\)/probe.\1/p' "$raw.probe" | sed 's/ / probe./g'
+			timer_latency "$raw"
+		fi
+		drain "$raw"
+		snap B
+	} >"$raw" || die "$CUR: cannot write $raw (disk full?)"
+	[ "$GENERATOR" != iperf3 ] || mv "$raw.flood" "${raw%.txt}.iperf3.json"
+	rm -f "$raw.flood" "$raw.result" "$raw.probe"
+	[ ! -s "$raw.series" ] || mv "$raw.series" "${raw%.txt}.series"
+	row=$(awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw") ||
+		die "$CUR: could not compute the point from $raw"
+	append_row "$row"
+	defer_scope_pop
+}
+
+exp_prereqs()
+{
+	local t
+
+	for t in flood latprobe iperf3_flood threadstat; do
+		[ -x "$TOOLS/$t" ] || die "$TOOLS/$t missing: run 'make tools'"
+	done
+	initramfs_has bin/sampler "the sampler"
+	[ "$GENERATOR" != iperf3 ] && return 0
+	need_cmd iperf3
+	initramfs_has bin/iperf3-recv iperf3
+}
+
+exp_params()
+{
+	rx_params
+}
+
+rx_params()
+{
+	jq -n --arg rates "$RATES" --arg lat "$LAT_RATES" --argjson settle "$SETTLE_MAX" \
+		--argjson burst "$BURST_US" --argjson batch "$BATCH" --arg hs "$HOST_SCHED" \
+		--arg fs "$(flood_sched)" --arg qs "$(qemu_sched)" --arg vpin "$(vcpu_cpuset)" \
+		--arg hpin "$(helper_cpuset)" --argjson rcvbuf "$RCVBUF" --arg mode "$MODE" \
+		--argjson work "$WORK" --arg gen "$GENERATOR" \
+		--arg iperf3 "$([ "$GENERATOR" != iperf3 ] || iperf3 --version | head -1)" \
+		--argjson prate "$PROBE_RATE" --argjson ptimeout "$PROBE_TIMEOUT" --argjson series "$SERIES" '
+		{rates: $rates, lat_rates: $lat,
+		 rate_order: "ascending in odd repetitions, descending in even",
+		 settle_max_s: $settle, settle_idle_pct: 90,
+		 vcpu_pin: $vpin, helper_pin: $hpin,
+		 flood_burst_us: $burst, flood_batch: $batch, host_sched: $hs,
+		 flood_sched: $fs, qemu_sched: $qs, rcvbuf: $rcvbuf, mode: $mode, work: $work,
+		 generator: $gen, probe_rate: $prate, probe_timeout_ms: $ptimeout,
+		 timer_period_us: 1000, series_s: $series}
+		+ (if $gen == "iperf3" then {iperf3: $iperf3} else {} end)'
+}
+
+exp_describe()
+{
+	echo "rates='$RATES' lat-rates='$LAT_RATES' host-sched=$HOST_SCHED"
+}
+
+exp_npoints()
+{
+	# shellcheck disable=SC2086
+	echo $((REPS * $(echo $VARIANTS | wc -w) * ($(echo $RATES | wc -w) + $(echo $LAT_RATES | wc -w))))
+}
+
+exp_boot_args()
+{
+	echo "lab_rcvbuf=$RCVBUF lab_mode=$([ "$GENERATOR" = iperf3 ] && echo iperf3 || echo "$MODE") lab_work=$WORK"
+}
+
+exp_guest()
+{
+	local pass rate
+
+	apply_qemu_sched
+	settle_guest
+	for pass in tput lat; do
+		guest_req probes "$([ $pass = lat ] && echo on || echo off)" >/dev/null ||
+			die "$CUR: guest did not answer: $(guest_fate)"
+		# shellcheck disable=SC2086 # the latency rates: words
+		for rate in $([ $pass = tput ] && rates_in_order "$REP" || echo $LAT_RATES); do
+			CUR="$VARIANT rep $REP $pass rate $rate"
+			measure_point "$pass" "$rate"
+			point_done
+		done
+	done
+}
+
+exp_progress()
+{
+	echo "offered $(last_row_col offered_pps) pps, delivered $(last_row_col delivered_pps) pps," \
+		"receiver $(last_row_col recv_cpu)% CPU, guest idle $(last_row_col idle_cpu)%," \
+		"QEMU main loop waited $(last_row_col qemu_main_wait_pct)%"
+}
+
+exp_summarize()
+{
+	summarize rx "$RUN"
+}
+
+exp_plot()
+{
+	[ "$PLOT" = 0 ] || "$LAB_TOP/plots/plot" "$RUN"
+}

@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # globals shared with the driver (lab/lib/driver.sh)
+# Options of lab/run: one parser, one usage(), every value checked before
+# anything is created.  Sourced after lab/lib/lib.sh.  Environment variables of
+# the same name (upper case) give the defaults, so "make lab VARIANTS=..."
+# works too.
+
+VARIANTS=${VARIANTS:-"vanilla ksoftirqd-fix threaded-napi"}
+RATES=${RATES:-"30000 60000 100000 150000 200000 300000 500000"}
+LAT_RATES=${LAT_RATES:-"300000"}
+REPS=${REPS:-5}
+WARMUP=${WARMUP:-1}
+WINDOW=${WINDOW:-2}
+PAYLOAD=${PAYLOAD:-18}
+RCVBUF=${RCVBUF:-0}
+MODE=${MODE:-recvfrom}
+GENERATOR=${GENERATOR:-flood}
+WORK=${WORK:-0}
+PROBE_RATE=${PROBE_RATE:-200}
+PROBE_TIMEOUT=${PROBE_TIMEOUT:-1000}
+BURST_US=${BURST_US:-100}
+HOST_SCHED=${HOST_SCHED:-flood-idle}
+SERIES=${SERIES:-0}
+BATCH=${BATCH:-32}
+SETTLE_MAX=${SETTLE_MAX:-30}
+# shellcheck source=lab/lib/opts.sh
+. "$LAB_TOP/lab/lib/opts.sh"
+
+usage()
+{
+	cat <<USAGE
+Usage: lab/run [options]
+Boot each kernel variant as a 1-vCPU libvirt guest and flood it with UDP
+from the lab netns; write results/<timestamp>/ (points.csv, params.json,
+summary.csv, raw samples, guest consoles).  Per boot: settle, then a
+throughput pass over --rates (no latency probes running), then a latency
+pass over --lat-rates (probes running).
+
+  -v, --variants "A B"  variants, order rotated per repetition   [$VARIANTS]
+  -r, --rates "R..."    offered rates in packets/s; 0 = unlimited, a
+                        stress point, never a verdict point   [$RATES]
+      --lat-rates "R..." rates of the latency pass ("" = none) [$LAT_RATES]
+  -n, --reps N          repetitions (one boot per variant each)  [$REPS]
+  -W, --warmup S        seconds of flood before the window       [$WARMUP]
+  -w, --window S        measured seconds per point               [$WINDOW]
+  -s, --payload B       UDP payload bytes, 1..1472               [$PAYLOAD]
+  -b, --rcvbuf B        receiver SO_RCVBUF, 0 = kernel default   [$RCVBUF]
+  -m, --mode M          receiver: recvfrom or recvmmsg           [$MODE]
+      --work N          receiver busy-work iterations per packet [$WORK]
+  -g, --generator G     flood (the lab's flooder and receiver) or
+                        iperf3 (iperf3's UDP client and server)  [$GENERATOR]
+      --probe-rate N    latency probes per second during a window [$PROBE_RATE]
+      --probe-timeout M ms before a probe counts as lost         [$PROBE_TIMEOUT]
+      --burst-us U      the flooder's paced bursts: U µs of the rate [$BURST_US]
+      --batch N         datagrams per sendmmsg, at most (unlimited: each) [$BATCH]
+      --settle-max S    seconds to wait for a booted guest to go idle [$SETTLE_MAX]
+      --series S        also sample the receiver every S seconds of a
+                        window (raw/*.series; lab/soak)          [$SERIES]
+      --host-sched M    how the host schedules the flooder and QEMU's
+                        emulator threads (they share the host CPU(s)
+                        $(helper_cpuset)): default (all SCHED_OTHER), flood-idle
+                        (the flooder SCHED_IDLE), qemu-fifo (QEMU's main
+                        loop and other non-vCPU threads SCHED_FIFO 1)
+                        [$HOST_SCHED]
+USAGE
+	common_usage ""
+}
+
+# its own options; the shared ones are lab/lib/opts.sh's
+driver_opt()
+{
+	OPT_ARGS=2
+	case $1 in
+	-r|--rates) arg "$@"; RATES=$OPTVAL ;;
+	--lat-rates) arg "$@"; LAT_RATES=$OPTVAL ;;
+	--burst-us) arg "$@"; BURST_US=$OPTVAL ;;
+	--settle-max) arg "$@"; SETTLE_MAX=$OPTVAL ;;
+	--host-sched) arg "$@"; HOST_SCHED=$OPTVAL ;;
+	--series) arg "$@"; SERIES=$OPTVAL ;;
+	--batch) arg "$@"; BATCH=$OPTVAL ;;
+	-b|--rcvbuf) arg "$@"; RCVBUF=$OPTVAL ;;
+	-m|--mode) arg "$@"; MODE=$OPTVAL ;;
+	-g|--generator) arg "$@"; GENERATOR=$OPTVAL ;;
+	--work) arg "$@"; WORK=$OPTVAL ;;
+	--probe-rate) arg "$@"; PROBE_RATE=$OPTVAL ;;
+	--probe-timeout) arg "$@"; PROBE_TIMEOUT=$OPTVAL ;;
+	*) return 1 ;;
+	esac
+}
+
+check_opts()
+{
+	local r
+
+	check_common_opts
+	[ -n "$RATES" ] || bad "no rate given"
+	for r in $RATES $LAT_RATES; do
+		is_uint "$r" || bad "rate '$r' is not a number of packets per second"
+		[ "$r" -le 10000000 ] || bad "rate '$r' is above 10,000,000 pps"
+	done
+	# shellcheck disable=SC2086 # the rates: words
+	[ "$(printf '%s\n' $RATES | sort | uniq -d)" = "" ] || bad "a rate is given twice in --rates"
+	for r in $LAT_RATES; do
+		# shellcheck disable=SC2086
+		printf '%s\n' $RATES | grep -qx "$r" ||
+			bad "latency rate '$r' is not one of the rates: the latency pass measures throughput points again"
+	done
+	in_range "$BURST_US" 1 1000000 || bad "burst '$BURST_US' must be 1..1000000 µs"
+	in_range "$SETTLE_MAX" 0 600 || bad "settle-max '$SETTLE_MAX' must be 0..600 seconds"
+	in_range "$SERIES" 0 3600 || bad "series '$SERIES' must be 0..3600 seconds"
+	in_range "$BATCH" 1 1024 || bad "batch '$BATCH' must be 1..1024 datagrams"
+	case $HOST_SCHED in
+	default|flood-idle|qemu-fifo) ;;
+	*) bad "host-sched '$HOST_SCHED' must be default, flood-idle or qemu-fifo" ;;
+	esac
+	in_range "$RCVBUF" 0 1073741824 ||
+		bad "rcvbuf '$RCVBUF' must be 0..1073741824 bytes"
+	case $MODE in
+	recvfrom|recvmmsg) ;;
+	*) bad "mode '$MODE' must be recvfrom or recvmmsg" ;;
+	esac
+	is_uint "$WORK" || bad "work '$WORK' must be a number of iterations"
+	case $GENERATOR in
+	flood) ;;
+	iperf3)
+		if [ "$MODE" != recvfrom ] || [ "$WORK" != 0 ]; then
+			bad "--mode and --work set the lab's receiver; with --generator iperf3 iperf3's server receives"
+		fi
+		[ "$PAYLOAD" -ge 16 ] ||
+			bad "payload '$PAYLOAD' is below iperf3's 16-byte UDP header" ;;
+	*) bad "generator '$GENERATOR' must be flood or iperf3" ;;
+	esac
+	in_range "$PROBE_RATE" 1 100000 ||
+		bad "probe rate '$PROBE_RATE' must be 1..100000 per second"
+	in_range "$PROBE_TIMEOUT" 1 60000 ||
+		bad "probe timeout '$PROBE_TIMEOUT' must be 1..60000 ms"
+	return 0
+}

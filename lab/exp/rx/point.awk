@@ -1,0 +1,234 @@
+# SPDX-License-Identifier: GPL-2.0
+# One measured point: turns the raw samples of lab/run into one CSV row.
+#
+# Input: whitespace-separated key=value tokens, keys prefixed by the
+# snapshot they come from:
+#   A.*  guest snapshot before the flood (pipeline idle)
+#   C.*  guest snapshot when the window opens (flood in steady state)
+#   D.*  guest snapshot when the window closes
+#   B.*  guest snapshot after the flood has drained (pipeline idle)
+#   tapA. tapC. tapD. tapB.  host tap counters read just before, with the
+#                            host time they were read at (t_ns)
+#   hostA. hostC. hostD. hostB.  the host's schedstat of the guest's QEMU
+#                            threads and of the flooder (threadstat)
+#   flood.*                  the flooder's own report
+#   probe.*                  the host's request/response probe over C..D
+#                            (latency pass only)
+#   tlat.*                   the guest's timer probe over C..D (latency
+#                            pass only)
+#   meta.*                   run/variant/rep/rate/generator/pass/slot and
+#                            the guest's settling, into the row
+# Rates, CPU shares and gates come from C..D, host counters over the
+# host's window, guest counters over the guest's; the *_total columns from
+# A..B, where every counter sees exactly the packets of this point, so
+#   delivered_total <= udp_in_total <= nic_rx_total <= sent_total
+# must hold (the lab pins ARP entries on both sides and disables IPv6 on
+# the tap, so nothing but flood and probe packets crosses it).
+#
+# CPU attribution (lab/tools/cpustat.h): the guest window's CPU time is
+# split into the receiver, ksoftirqd/0, the napi threads, the sampler, the
+# responder, other tasks (all from schedstat run time), softirq run in irq
+# context (PSI irq time less hardirq), hardirq (/proc/stat irq), idle
+# (/proc/stat idle: NO_HZ idle time) and steal: exact counters only, not
+# the tick-sampled /proc/stat user/system/softirq columns (cpu_* columns,
+# kept for reference).  closure_pct is how far their sum is from the
+# window (0 when the books close); closure_ok is 1 within +-3 %; both are
+# empty without PSI.  irqtime is 1 when irq time was accounted in the
+# window (it is not once the kernel has switched IRQ time accounting off,
+# and then task run times include the softirq time they were interrupted
+# by).  A clocksource that changes between the snapshots fails the point:
+# the CPU times would not be comparable.
+#
+# Gates (the system under test's state, not the generator's setting):
+# gen_err_pct is the rate offered at the tap against the target (empty
+# for unlimited), gate_gen 1 within +-1 %; gate_idle 1 when the guest was
+# at most 5 % idle; qemu_*_pct and flood_*_pct are the host threads'
+# run and wait (runnable, not running) shares of the host window.
+#
+# With meta.generator=iperf3 the receiver is iperf3's server, which has no
+# live counter: delivered over C..D is what the kernel handed to user
+# space (UDP InDatagrams, counted in recvmsg) less what the responder took
+# (resp_packets); delivered_total is the server's own count of its test
+# (iperf3_rx_packets, A..B), and sent_total the netns's IP OutRequests,
+# since iperf3's TCP control connection crosses the tap too.  Run after
+# lab/lib/snapshot.awk, with -v header=1 to print the header instead.
+
+function per_s(x) { return sprintf("%.0f", x / win) }
+# share (%) of the guest's CPU time over the window, from ns
+function gshare(ns) { return sprintf("%.1f", 100 * ns / gcpu_ns) }
+# share (%) of one host CPU over the host's window, from ns
+function hshare(k) { return sprintf("%.1f", 100 * d(k, "hostC", "hostD") / (win * 1e9)) }
+function abs(x) { return x < 0 ? -x : x }
+
+BEGIN {
+	columns("run variant rep pass slot rate_target offered_pps sent_pps tap_drop_pps " \
+		"nic_rx_pps nic_drop_pps udp_in_pps rcvbuf_err_pps delivered_pps " \
+		"cpu_user cpu_system cpu_irq cpu_softirq cpu_idle cpu_steal " \
+		"recv_cpu ksoftirqd_cpu napi_cpu napi_threads net_rx_softirq_ps " \
+		"clocksource irqtime closure_pct closure_ok idle_entries_ps idle_entry_us " \
+		"sampler_cpu responder_cpu " \
+		"softirq_irqctx_cpu hardirq_cpu other_cpu idle_cpu steal_cpu " \
+		"recv_wait_pct recv_us_per_pkt recv_utime_pct recv_stime_pct recv_nvcsw_ps " \
+		"recv_nivcsw_ps ksoftirqd_wait_pct ksoftirqd_wakeups_ps napi_wait_pct " \
+		"gen_err_pct gate_gen gate_idle qemu_main_run_pct qemu_main_wait_pct " \
+		"qemu_vcpu_run_pct qemu_vcpu_wait_pct qemu_other_run_pct qemu_other_wait_pct " \
+		"flood_run_pct flood_wait_pct flood_batch settle_s settle_idle " \
+		"sent_total tap_tx_total tap_drop_total nic_rx_total nic_drop_total " \
+		"udp_in_total rcvbuf_err_total delivered_total window_s guest_window_s " \
+		"probe_sent probe_lost probe_loss_pct probe_p50_us probe_p90_us probe_p99_us " \
+		"probe_p999_us probe_max_us probe_lost_bounded " \
+		"tlat_n tlat_p50_us tlat_p90_us tlat_p99_us tlat_p999_us tlat_max_us tlat_overruns " \
+		"flood_sent_total loss_pct generator resp_rx_total")
+}
+
+# The clocksource of every snapshot, or fail naming the change.
+function clocksource(    s, i, t, cs) {
+	split("A C D B", s, " ")
+	cs = v["A.clocksource"]
+	for (i = 1; i <= 4; i++) {
+		t = s[i]
+		if (v[t ".clocksource"] == "") {
+			print "point.awk: snapshot " t " has no clocksource (sampler too old?)" > "/dev/stderr"
+			exit 1
+		}
+		if (v[t ".clocksource"] != cs) {
+			printf "point.awk: the guest's clocksource changed during the point " \
+			       "(%s at A, %s at %s): CPU times are not comparable\n",
+			       cs, v[t ".clocksource"], t > "/dev/stderr"
+			exit 1
+		}
+	}
+	return cs
+}
+
+# The CPU attribution over C..D; see the header.
+function attribution(    tick, tasks, irq, hard, idle, steal, sum, named, i) {
+	tick = 1e9 / v["D.hz"]
+	gcpu_ns = gwin * 1e9 * v["D.ncpu"]
+	tasks = d("tasks_run_ns", "C", "D")
+	hard = d("cpu_irq", "C", "D") * tick
+	irq = d("psi_irq_us", "C", "D") * 1000
+	idle = (d("cpu_idle", "C", "D") + d("cpu_iowait", "C", "D")) * tick
+	steal = d("cpu_steal", "C", "D") * tick
+	r["irqtime"] = irq > 0 ? 1 : 0
+	r["closure_ok"] = 0
+	if (v["C.psi_irq_ok"] + 0 && v["D.psi_irq_ok"] + 0) {
+		sum = tasks + irq + idle + steal
+		r["closure_pct"] = sprintf("%.1f", 100 * (sum / gcpu_ns - 1))
+		r["closure_ok"] = abs(sum / gcpu_ns - 1) <= 0.03 ? 1 : 0
+		r["softirq_irqctx_cpu"] = gshare(irq - hard)
+		# what the books miss, per switch to the idle task (µs)
+		r["idle_entry_us"] = d("sched_goidle", "C", "D") > 0 ? \
+			sprintf("%.1f", (gcpu_ns - sum) / 1000 / d("sched_goidle", "C", "D")) : ""
+	}
+	r["idle_entries_ps"] = per_gs(d("sched_goidle", "C", "D"))
+	named = 0
+	split("recv:sink ksoftirqd:ksoftirqd napi:napi sampler:sampler responder:responder", g, " ")
+	for (i = 1; i <= 5; i++) {
+		split(g[i], kv, ":")
+		r[kv[1] "_cpu"] = gshare(d(kv[2] "_run_ns", "C", "D"))
+		named += d(kv[2] "_run_ns", "C", "D")
+	}
+	r["other_cpu"] = gshare(tasks - named)
+	r["hardirq_cpu"] = gshare(hard)
+	r["idle_cpu"] = gshare(idle)
+	r["steal_cpu"] = gshare(steal)
+
+	r["recv_wait_pct"] = gshare(d("sink_wait_ns", "C", "D"))
+	r["recv_us_per_pkt"] = d("sink_packets", "C", "D") > 0 ? \
+		sprintf("%.2f", d("sink_run_ns", "C", "D") / 1000 / d("sink_packets", "C", "D")) : ""
+	r["recv_utime_pct"] = sprintf("%.1f", 100 * d("sink_utime", "C", "D") / v["D.hz"] / gwin)
+	r["recv_stime_pct"] = sprintf("%.1f", 100 * d("sink_stime", "C", "D") / v["D.hz"] / gwin)
+	r["recv_nvcsw_ps"] = per_gs(d("sink_nvcsw", "C", "D"))
+	r["recv_nivcsw_ps"] = per_gs(d("sink_nivcsw", "C", "D"))
+	r["ksoftirqd_wait_pct"] = gshare(d("ksoftirqd_wait_ns", "C", "D"))
+	r["ksoftirqd_wakeups_ps"] = per_gs(d("ksoftirqd_nvcsw", "C", "D"))
+	r["napi_wait_pct"] = gshare(d("napi_wait_ns", "C", "D"))
+}
+
+function gates(    t) {
+	t = v["meta.rate"] + 0
+	r["gen_err_pct"] = t > 0 ? sprintf("%.2f", 100 * (r["offered_pps"] / t - 1)) : ""
+	r["gate_gen"] = t > 0 && abs(r["offered_pps"] / t - 1) <= 0.01 ? 1 : 0
+	r["gate_idle"] = r["idle_cpu"] + 0 <= 5 ? 1 : 0
+	split("qemu_main qemu_vcpu qemu_other flood", h, " ")
+	for (i = 1; i <= 4; i++) {
+		r[h[i] "_run_pct"] = hshare(h[i] "_run_ns")
+		r[h[i] "_wait_pct"] = hshare(h[i] "_wait_ns")
+	}
+	r["flood_batch"] = v["flood.batch"]
+	r["settle_s"] = v["meta.settle_s"]
+	r["settle_idle"] = v["meta.settle_idle"]
+}
+
+END {
+	if (win <= 0 || gwin <= 0) {
+		print "point.awk: missing or empty window" > "/dev/stderr"
+		exit 1
+	}
+	r["run"] = v["meta.run"]; r["variant"] = v["meta.variant"]
+	r["rep"] = v["meta.rep"]; r["rate_target"] = v["meta.rate"]
+	r["pass"] = v["meta.pass"] == "" ? "tput" : v["meta.pass"]
+	r["slot"] = v["meta.slot"]
+	lat = r["pass"] == "lat"
+
+	tap_tx = d("tap_tx_packets", "tapC", "tapD")
+	tap_drop = d("tap_tx_dropped", "tapC", "tapD")
+	# the latency probes cross the tap during the window too
+	r["offered_pps"] = per_s(tap_tx + tap_drop - v["probe.sent"])
+	r["sent_pps"] = v["flood.rate_pps"]
+	r["tap_drop_pps"] = per_s(tap_drop)
+	r["nic_rx_pps"] = per_gs(d("nic_rx_packets", "C", "D"))
+	r["nic_drop_pps"] = per_gs(d("nic_rx_dropped", "C", "D") + d("softnet_dropped", "C", "D"))
+	r["udp_in_pps"] = per_gs(d("udp_in", "C", "D"))
+	r["rcvbuf_err_pps"] = per_gs(d("udp_rcvbuferrors", "C", "D"))
+	iperf3 = v["meta.generator"] == "iperf3"
+	r["generator"] = iperf3 ? "iperf3" : "flood"
+	r["delivered_pps"] = per_gs(iperf3 ? d("udp_in", "C", "D") - d("resp_packets", "C", "D") : \
+		d("sink_packets", "C", "D"))
+
+	cpu_split()
+	r["clocksource"] = clocksource()
+	attribution()
+	r["napi_threads"] = v["D.napi_threads"] + 0
+	r["net_rx_softirq_ps"] = per_gs(d("net_rx_softirqs", "C", "D"))
+	gates()
+
+	# everything the host sent the guest: flood and latency probes
+	r["sent_total"] = iperf3 ? d("ip_out", "tapA", "tapB") : v["flood.sent"] + v["probe.sent"]
+	r["tap_tx_total"] = d("tap_tx_packets", "tapA", "tapB")
+	r["tap_drop_total"] = d("tap_tx_dropped", "tapA", "tapB")
+	r["nic_rx_total"] = d("nic_rx_packets", "A", "B")
+	r["nic_drop_total"] = d("nic_rx_dropped", "A", "B") + d("softnet_dropped", "A", "B")
+	r["udp_in_total"] = d("udp_in", "A", "B")
+	r["rcvbuf_err_total"] = d("udp_rcvbuferrors", "A", "B")
+	r["delivered_total"] = d(iperf3 ? "iperf3_rx_packets" : "sink_packets", "A", "B")
+	r["resp_rx_total"] = d("resp_packets", "A", "B")
+	r["window_s"] = sprintf("%.3f", win)
+	r["guest_window_s"] = sprintf("%.3f", gwin)
+
+	# the latency columns: the latency pass's, empty in the throughput pass
+	if (lat) {
+		r["probe_sent"] = v["probe.sent"] + 0
+		r["probe_lost"] = v["probe.lost"] + 0
+		r["probe_loss_pct"] = pct(v["probe.lost"], v["probe.sent"])
+		split("p50 p90 p99 p999 max", q, " ")
+		for (i = 1; i <= 5; i++) {
+			r["probe_" q[i] "_us"] = v["probe." q[i] "_us"]
+			r["tlat_" q[i] "_us"] = v["tlat." q[i] "_us"]
+		}
+		lb = v["probe.lost_bounded"]
+		gsub(",", "+", lb)
+		r["probe_lost_bounded"] = lb
+		r["tlat_n"] = v["tlat.n"] + 0
+		r["tlat_overruns"] = d("tlat_overruns", "C", "D")
+	}
+
+	# Loss of this point, exact: flood packets that never reached the
+	# receiver, over the whole flood (A..B, pipeline idle at both ends).
+	r["flood_sent_total"] = v["flood.sent"] + 0
+	r["loss_pct"] = v["flood.sent"] > 0 ? \
+		sprintf("%.2f", 100 * (1 - r["delivered_total"] / v["flood.sent"])) : "100.00"
+
+	emit_row()
+}

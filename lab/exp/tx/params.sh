@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # globals shared with the driver (lab/lib/driver.sh)
+# Options of lab/tx (the TX experiment, trylock ablation): one parser, one
+# usage(), every value checked before anything is created.  Sourced after
+# lab/lib/lib.sh.  Environment variables of the same name (upper case) give
+# the defaults, so "make tx REPS=..." works too.
+
+VARIANTS=${VARIANTS:-"vanilla vanilla+trylock ksoftirqd-fix ksoftirqd-fix+trylock"}
+REPS=${REPS:-5}
+WARMUP=${WARMUP:-3}
+WINDOW=${WINDOW:-10}
+THREADS=${THREADS:-4}
+PAYLOAD=${PAYLOAD:-18}
+BATCH=${BATCH:-8}
+VCPUS=${VCPUS:-2}
+# shellcheck source=lab/lib/opts.sh
+. "$LAB_TOP/lab/lib/opts.sh"
+
+usage()
+{
+	cat <<USAGE
+Usage: lab/tx [options]
+The TX experiment (trylock ablation): boot each kernel variant as a
+libvirt guest with several vCPUs whose threads send small UDP datagrams
+out of eth0 through prio + tbf + fq_codel; measure the qdisc's packet
+rate, NET_TX softirqs, ksoftirqd wakeups and the CPU split.  Writes
+results/tx-<timestamp>/ (points.csv, summary.csv, params.json, raw
+samples, guest consoles, report.md and tx.png/svg).
+
+  -v, --variants "A B"  variants, interleaved per repetition   [$VARIANTS]
+  -n, --reps N          repetitions (one boot per variant each)  [$REPS]
+  -W, --warmup S        seconds of sending before the window     [$WARMUP]
+  -w, --window S        measured seconds per boot                [$WINDOW]
+  -t, --threads N       sender threads in the guest, 1..16       [$THREADS]
+  -s, --payload B       UDP payload bytes, 1..1472               [$PAYLOAD]
+  -B, --batch N         datagrams per sendmmsg call, 1..1024     [$BATCH]
+  -c, --vcpus N         guest vCPUs, 2..8 (vCPU i on host core i mod cores)
+                                                                 [$VCPUS]
+USAGE
+	common_usage tx-
+}
+
+# its own options; the shared ones are lab/lib/opts.sh's
+driver_opt()
+{
+	OPT_ARGS=2
+	case $1 in
+	-t|--threads) arg "$@"; THREADS=$OPTVAL ;;
+	-B|--batch) arg "$@"; BATCH=$OPTVAL ;;
+	-c|--vcpus) arg "$@"; VCPUS=$OPTVAL ;;
+	*) return 1 ;;
+	esac
+}
+
+check_opts()
+{
+	check_common_opts
+	in_range "$THREADS" 1 16 || bad "threads '$THREADS' must be 1..16"
+	in_range "$BATCH" 1 1024 || bad "batch '$BATCH' must be 1..1024 datagrams"
+	# 8: CONFIG_NR_CPUS of lab/kernel/guest.config; one vCPU has no
+	# other CPU to contend with for the qdisc lock
+	in_range "$VCPUS" 2 8 || bad "vcpus '$VCPUS' must be 2..8"
+	return 0
+}

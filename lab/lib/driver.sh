@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034,SC2153 # globals shared with lib.sh, params.sh and the hooks
+# The one driver of the lab's experiments (lab/run, lab/tx, lab/soak are
+# its entry points).  It owns the sequence:
+#   options -> root -> locks -> prerequisites -> results directory ->
+#   params.json -> points.csv header -> netns -> libvirtd ->
+#   repetitions x variants (order rotated per repetition; one boot each,
+#   its cleanups in a scope of their own) -> summary -> plots
+# and calls the experiment's hooks, defined by lab/exp/<exp>/hooks.sh
+# (after lab/exp/<exp>/params.sh, the options):
+#   exp_prereqs      what the experiment needs beyond a kernel per variant
+#   exp_params       its parameters as one JSON object (merged into
+#                    params.json)
+#   exp_setup        after the netns exists (optional)
+#   exp_npoints      how many points the run will have (for the ETA)
+#   exp_describe     the run's one-line description
+#   exp_before_boot  before each boot (optional)
+#   exp_boot_args    the lab_* kernel parameters of a guest; EXP_VCPUS
+#                    its vCPUs
+#   exp_guest        measure every point of the booted guest, appending
+#                    rows to points.csv and calling point_done after each
+#   exp_progress     a progress text from the last row (named columns)
+#   exp_summarize    summary.csv on stdout
+#   exp_plot         plots and report (optional)
+# and sets EXP (its directory name), EXP_RUN_PREFIX (of the run's id) and,
+# if its rows are another experiment's, EXP_POINT (that point.awk).
+# Sourced by lab/run after lab/lib/lib.sh.
+
+# shellcheck source=lab/lib/guest.sh
+. "$LAB_TOP/lab/lib/guest.sh"
+# shellcheck source=lab/lib/session.sh
+. "$LAB_TOP/lab/lib/session.sh"
+
+TOOLS=$LAB_BUILD/tools
+INITRD=$LAB_BUILD/initramfs.cpio.gz
+EXP_VCPUS=1
+
+# The guest's sampler snapshot <tag>, keys prefixed "<tag>.".
+snap_guest()
+{
+	local line
+
+	line=$(guest_req snap "$1") || die "$CUR: guest did not answer snapshot $1: $(guest_fate)"
+	printf '%s\n' "$line" | cut -d' ' -f3- | sed "s/\([a-z_0-9]*\)=/$1.\1=/g"
+}
+
+# A row, or nothing: points.csv never holds half a point.
+append_row()
+{
+	printf '%s\n' "$1" >>"$RUN/points.csv" ||
+		{ truncate_partial_row; die "$CUR: cannot append to $RUN/points.csv (disk full?)"; }
+}
+
+# Drop a half-written last line of points.csv (ENOSPC mid-write).
+truncate_partial_row()
+{
+	local f=$RUN/points.csv size
+
+	[ -s "$f" ] || return 0
+	[ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ] && return 0
+	size=$(($(stat -c %s "$f") - $(tail -n 1 "$f" | wc -c)))
+	truncate -s "$size" "$f"
+}
+
+# After each point: count it and say where the run is.
+point_done()
+{
+	local now
+
+	DONE=$((DONE + 1))
+	now=$(($(date +%s) - START))
+	log "[$DONE/$NPOINTS] $CUR: $(exp_progress) (elapsed $(fmt_secs "$now"), ETA $(fmt_secs $((now * (NPOINTS - DONE) / DONE))))"
+}
+
+# The value of column <name> in the last row of points.csv.
+last_row_col()
+{
+	tail -1 "$RUN/points.csv" | awk -F, -v hdr="$(head -1 "$RUN/points.csv")" -v k="$1" '
+		BEGIN { n = split(hdr, h, ","); for (i = 1; i <= n; i++) c[h[i]] = i }
+		{ print $c[k] }'
+}
+
+# One variant's kernel as JSON: its info stamp and guest command line.
+kernel_json()
+{
+	jq -Rn --arg cmdline "$(variant_cmdline "$1" | sed 's/^ //')" \
+		'[inputs | capture("^(?<key>[^=]+)=(?<value>.*)$")] | from_entries + {cmdline: $cmdline}' \
+		<"$(kernel_dir "$1")/info"
+}
+
+# params.json: what every experiment records, and the experiment's own.
+write_params()
+{
+	local v kernels
+
+	kernels=$(for v in $VARIANTS; do
+		jq -n --arg v "$v" --argjson k "$(kernel_json "$v")" '{($v): $k}'
+	done | jq -s 'add')
+	jq -n --arg exp "$EXP" --arg run "$RUN_ID" \
+		--arg commit "$(GIT_OPTIONAL_LOCKS=0 git -C "$LAB_TOP" describe --always --dirty 2>/dev/null || echo unknown)" \
+		--arg model "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" \
+		--argjson cpus "$(host_cpus)" --arg hkernel "$(uname -r)" \
+		--arg accel "$ACCEL_USED" --arg uri "$(lab_uri)" \
+		--argjson reps "$REPS" --argjson warmup "$WARMUP" --argjson window "$WINDOW" \
+		--argjson payload "$PAYLOAD" --argjson debug "$DEBUG" --arg extra "$CMDLINE_EXTRA" \
+		--arg gcmd "$LAB_GUEST_CMDLINE" --argjson kernels "$kernels" --argjson exp_params "$(exp_params)" '
+		{format: 2, experiment: $exp, run: $run, lab_commit: $commit, host_model: $model,
+		 host_cpus: $cpus, host_kernel: $hkernel, accel: $accel, libvirt_uri: $uri,
+		 reps: $reps, variant_order: "rotated by one per repetition",
+		 warmup_s: $warmup, window_s: $window, payload: $payload,
+		 debug: $debug, cmdline_extra: $extra, guest_cmdline: $gcmd}
+		+ $exp_params + {kernels: $kernels}' >"$RUN/params.json" ||
+		die "cannot write $RUN/params.json"
+}
+
+check_prereqs()
+{
+	local v
+
+	need_cmd ip virsh qemu-system-x86_64 taskset jq gzip cpio
+	for v in $VARIANTS; do
+		[ -f "$(kernel_dir "$v")/bzImage" ] ||
+			die "no kernel for $v at $(kernel_dir "$v")/bzImage: run 'make kernels'"
+	done
+	[ -x "$TOOLS/chanctl" ] || die "$TOOLS/chanctl missing: run 'make tools'"
+	[ -f "$INITRD" ] || die "$INITRD missing: run 'make initramfs'"
+	exp_prereqs
+}
+
+# initramfs_has <file> <what>: the initramfs carries it, or it is older
+initramfs_has()
+{
+	gzip -dc "$INITRD" | cpio -t 2>/dev/null | grep -qx "$1" ||
+		die "$INITRD has no $2 (older initramfs): run 'make initramfs'"
+}
+
+# The guests of one repetition, each in a cleanup scope of its own.
+run_repetition()
+{
+	local order
+
+	# shellcheck disable=SC2086
+	order=$(rotate $((REP - 1)) $VARIANTS)
+	SLOT=0
+	for VARIANT in $order; do
+		SLOT=$((SLOT + 1))
+		CUR="$VARIANT rep $REP"
+		log "$CUR: booting ($EXP_VCPUS vCPU$([ "$EXP_VCPUS" = 1 ] || echo s))"
+		defer_scope_push
+		[ "$(type -t exp_before_boot)" != function ] || exp_before_boot
+		boot_guest "$(exp_boot_args)" "$EXP_VCPUS"
+		QEMU_PID=$(qemu_pid "lab-$VARIANT-r$REP") || die "$CUR: cannot find the guest's QEMU process"
+		netns_check_isolated
+		exp_guest
+		CUR="$VARIANT rep $REP"
+		stop_guest
+		defer_scope_pop
+	done
+}
+
+driver_main()
+{
+	parse_opts "$@"
+	need_root "lab/$LAB_PROG"
+	# Locks first: a second run is told one is in progress, whatever
+	# else it lacks (an initramfs being rebuilt, a kernel being built).
+	take_lab_lock run
+	take_lab_lock "kernels$([ "$DEBUG" = 1 ] && echo -debug)"
+	check_prereqs
+	install_cleanup_traps
+	ACCEL_USED=$(detect_accel)
+	RUN_ID=$EXP_RUN_PREFIX$(date -u +%Y%m%d-%H%M%S)$([ "$DEBUG" != 1 ] || echo -debug)
+	RUN=${OUT:-$LAB_RESULTS/$RUN_ID}
+	[ ! -e "$RUN/points.csv" ] || die "$RUN already holds results"
+	mkdir -p "$RUN/raw" "$RUN/guests"
+	write_params
+	awk -v header=1 -f "$LAB_TOP/lab/lib/snapshot.awk" \
+		-f "${EXP_POINT:-$LAB_TOP/lab/exp/$EXP/point.awk}" >"$RUN/points.csv"
+	netns_create
+	[ "$(type -t exp_setup)" != function ] || exp_setup
+	libvirtd_start
+	log "run $RUN_ID: accel=$ACCEL_USED variants='$VARIANTS' $(exp_describe) reps=$REPS -> ${RUN#"$LAB_TOP"/}"
+	NPOINTS=$(exp_npoints)
+	DONE=0
+	HEALTH_FAILED=0
+	START=$(date +%s)
+	for REP in $(seq "$REPS"); do
+		run_repetition
+	done
+	exp_summarize >"$RUN/summary.csv" || die "could not summarize $RUN"
+	column -s, -t <"$RUN/summary.csv" >&2 || cat "$RUN/summary.csv" >&2
+	[ "$(type -t exp_plot)" != function ] || exp_plot
+	[ "$HEALTH_FAILED" = 0 ] || die "kernel health check failed, see $RUN/health.txt"
+	log "done in $(fmt_secs $(($(date +%s) - START))): ${RUN#"$LAB_TOP"/}"
+}

@@ -1,0 +1,224 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # globals shared with the driver (lab/lib/driver.sh)
+# Shared shell helpers for every lab script.  Source it; do not run it.
+#
+# Conventions: log() for progress on stderr, die() for one clear line and
+# exit 1, defer() registers a cleanup command for the end of its scope
+# (defer_scope_push/pop) or of the process.
+
+LAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+LAB_BUILD=${LAB_BUILD:-$LAB_TOP/build}
+LAB_RESULTS=${LAB_RESULTS:-$LAB_TOP/results}
+LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/livelock-lab}
+LAB_VARIANTS_FILE=${LAB_VARIANTS_FILE:-$LAB_TOP/lab/kernel/variants}
+
+LAB_PROG=${LAB_PROG:-$(basename "$0")}
+
+log()
+{
+	printf '%s: %s\n' "$LAB_PROG" "$*" >&2
+}
+
+die()
+{
+	printf '%s: error: %s\n' "$LAB_PROG" "$*" >&2
+	exit 1
+}
+
+# Scoped cleanup, in the style of the kernel selftests' lib/sh/defer.sh:
+# defer CMD [ARG...] registers CMD with its arguments (quoted as given)
+# to run when the current scope ends (defer_scope_pop: per guest, per
+# point) or, for what is left, at exit, error, SIGINT and SIGTERM; last
+# registered, first run.
+LAB_DEFER=()
+LAB_DEFER_SCOPES=()
+
+defer()
+{
+	LAB_DEFER+=("$(printf '%q ' "$@")")
+}
+
+defer_scope_push()
+{
+	LAB_DEFER_SCOPES+=("${#LAB_DEFER[@]}")
+}
+
+# Run the innermost scope's commands (all of them with no scope open).
+defer_scope_pop()
+{
+	local base=0 i
+
+	if [ ${#LAB_DEFER_SCOPES[@]} -gt 0 ]; then
+		base=${LAB_DEFER_SCOPES[-1]}
+		unset 'LAB_DEFER_SCOPES[-1]'
+	fi
+	for ((i = ${#LAB_DEFER[@]} - 1; i >= base; i--)); do
+		eval "${LAB_DEFER[i]}" >/dev/null 2>&1 || true
+		unset 'LAB_DEFER[i]'
+	done
+}
+
+run_deferred()
+{
+	LAB_DEFER_SCOPES=()
+	defer_scope_pop
+}
+
+on_signal()
+{
+	log "interrupted by SIG$1, cleaning up"
+	run_deferred
+	trap - "$1"
+	kill -s "$1" $$
+}
+
+install_cleanup_traps()
+{
+	trap run_deferred EXIT
+	trap 'on_signal INT' INT
+	trap 'on_signal TERM' TERM
+	trap 'on_signal HUP' HUP
+}
+
+need_root()
+{
+	[ "$(id -u)" = 0 ] || die "$1 needs root (run as root or with sudo)"
+}
+
+need_cmd()
+{
+	local c
+
+	for c; do
+		command -v "$c" >/dev/null 2>&1 ||
+			die "'$c' not found: run 'make deps' first"
+	done
+}
+
+# Variants: one per line in lab/kernel/variants,
+# "name [series-dir...] [cmdline=param...]".
+known_variants()
+{
+	awk '!/^[[:space:]]*(#|$)/ { print $1 }' "$LAB_VARIANTS_FILE"
+}
+
+variant_series_dirs()
+{
+	awk -v v="$1" '$1 == v { for (i = 2; i <= NF; i++) if ($i !~ /=/) print $i }' \
+		"$LAB_VARIANTS_FILE"
+}
+
+check_variants()
+{
+	local v known
+
+	known=$(known_variants | tr '\n' ' ')
+	[ $# -gt 0 ] || die "no variant given (known: ${known% })"
+	for v; do
+		known_variants | grep -qxF -- "$v" ||
+			die "unknown variant '$v' (known: ${known% })"
+	done
+}
+
+# Patches of one series directory, in the order of its quilt-style
+# "series" file (comments and blank lines ignored).
+series_patches()
+{
+	local dir=$1
+
+	case $dir in
+	/*) ;;
+	*) dir=$LAB_TOP/$dir ;;
+	esac
+
+	[ -f "$dir/series" ] || die "$1: no series file"
+	awk '!/^[[:space:]]*(#|$)/ { print $1 }' "$dir/series" |
+		while read -r p; do
+			[ -f "$dir/$p" ] || die "$1/series lists missing patch $p"
+			printf '%s\n' "$dir/$p"
+		done
+}
+
+# Hash of everything that makes a variant's source: the patches of its
+# series directories, in order.
+variant_series_hash()
+{
+	local d
+
+	for d in $(variant_series_dirs "$1"); do
+		series_patches "$d"
+	done | xargs -r cat | sha256sum | cut -c1-12
+}
+
+# Elapsed seconds as m:ss.
+fmt_secs()
+{
+	printf '%d:%02d' $(($1 / 60)) $(($1 % 60))
+}
+
+# Locks, held until the process exits:
+#   run           one lab run at a time (the netns, tap and private
+#                 libvirtd have fixed names)
+#   kernels[-debug] a build replaces the kernels a run of that flavour
+#                 boots: builds and runs of one flavour exclude each other
+# take_lab_lock <lock> [what this process is doing]
+take_lab_lock()
+{
+	local name=$1 fd
+
+	mkdir -p "$LAB_BUILD/locks"
+	exec {fd}>>"$LAB_BUILD/locks/$name.lock"
+	flock -n "$fd" ||
+		die "another lab run or kernel build is in progress (lock $LAB_BUILD/locks/$name.lock held by $(cat "$LAB_BUILD/locks/$name.who" 2>/dev/null || echo '?'))"
+	echo "pid $$: $LAB_PROG ${*:2}" >"$LAB_BUILD/locks/$name.who"
+	LAB_LOCK_FDS="${LAB_LOCK_FDS:-} $fd"
+}
+
+# Run a command that may outlive this process (a daemon, a sleeper)
+# without the lock file descriptors, so it cannot hold a lock after we
+# exit.
+without_locks()
+{
+	local fd
+
+	for fd in ${LAB_LOCK_FDS:-}; do
+		eval "exec $fd>&-"
+	done
+	"$@"
+}
+
+# rotate <k> <item...>: the items rotated left by k (k mod their number):
+# rotate 1 a b c -> "b c a".  Repetition r of a run boots its variants in
+# the order rotate r-1: each variant takes each position equally often.
+rotate()
+{
+	local k=$1
+
+	shift
+	[ $# -gt 0 ] || return 0
+	k=$((k % $#))
+	set -- "${@:k+1}" "${@:1:k}"
+	echo "$*"
+}
+
+# summarize <experiment> <results dir>: its summary.csv on stdout
+# (lab/exp/<experiment>/summarize.awk over points.csv), or die.
+summarize()
+{
+	local csv=$2/points.csv
+
+	[ -s "$csv" ] || die "$csv missing or empty"
+	[ "$(wc -l <"$csv")" -ge 2 ] || die "$csv holds no points"
+	awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/exp/$1/summarize.awk" "$csv" ||
+		die "could not summarize $csv"
+}
+
+# params_tsv <params.json>: one "path<TAB>value" line per scalar, object
+# keys joined by ".", array elements numbered from 1, null empty; fails
+# (jq's message on stderr) if the file is not JSON.
+params_tsv()
+{
+	jq -r 'paths(scalars or . == null) as $p
+		| [($p | map(if type == "number" then . + 1 | tostring else . end) | join(".")),
+		   (getpath($p) // "" | tostring)] | @tsv' "$1"
+}

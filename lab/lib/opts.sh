@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # globals shared with the driver (lab/lib/driver.sh)
+# What the lab's experiments (lab/run, lab/tx, lab/soak) share in their options: value
+# checks, the options every driver takes, their usage lines and their
+# checks, the parsing loop.  Sourced by lab/exp/rx/params.sh and lab/exp/tx/params.sh
+# after lab/lib/lib.sh; the driver defines the defaults, usage(), driver_opt()
+# for its own options and check_opts() for their values.
+
+ACCEL=${ACCEL:-}
+LIBVIRT_URI=${LIBVIRT_URI:-}
+OUT=${OUT:-}
+DEBUG=${DEBUG:-0}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-240}
+CMDLINE_EXTRA=${CMDLINE_EXTRA:-}
+PLOT=${PLOT:-1}
+
+is_uint()
+{
+	case $1 in
+	''|*[!0-9]*) return 1 ;;
+	esac
+	[ ${#1} -le 12 ]
+}
+
+# in_range <value> <min> <max>
+in_range()
+{
+	is_uint "$1" && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
+}
+
+bad()
+{
+	die "$1 (see lab/$LAB_PROG --help)"
+}
+
+# arg <option> [<value>...]: the option's value in OPTVAL, or a clear error
+arg()
+{
+	[ $# -ge 2 ] || bad "option '$1' needs a value"
+	OPTVAL=$2
+}
+
+# The usage lines of the options common_opt() takes, after the driver's.
+common_usage()
+{
+	cat <<USAGE
+  -a, --accel A         kvm or tcg (default: detect)
+  -u, --uri URI         use this libvirt instead of a private libvirtd
+  -o, --out DIR         results directory  [results/$1<timestamp>]
+      --debug           boot the DEBUG=1 (lockdep) kernels
+      --no-plot         leave the plots and the report for later
+      --cmdline X       extra guest kernel command line (tests)
+  -h, --help            this text
+Known variants: $(known_variants | tr '\n' ' ')
+USAGE
+}
+
+# common_opt <args...>: take one option every driver has, setting
+# OPT_ARGS to how many arguments it used; false if $1 is not one.
+common_opt()
+{
+	OPT_ARGS=2
+	case $1 in
+	-h|--help) usage; exit 0 ;;
+	-v|--variants) arg "$@"; VARIANTS=$OPTVAL ;;
+	-n|--reps) arg "$@"; REPS=$OPTVAL ;;
+	-W|--warmup) arg "$@"; WARMUP=$OPTVAL ;;
+	-w|--window) arg "$@"; WINDOW=$OPTVAL ;;
+	-s|--payload) arg "$@"; PAYLOAD=$OPTVAL ;;
+	-a|--accel) arg "$@"; ACCEL=$OPTVAL ;;
+	-u|--uri) arg "$@"; LIBVIRT_URI=$OPTVAL ;;
+	-o|--out) arg "$@"; OUT=$OPTVAL ;;
+	--debug) DEBUG=1; OPT_ARGS=1 ;;
+	--no-plot) PLOT=0; OPT_ARGS=1 ;;
+	--cmdline) arg "$@"; CMDLINE_EXTRA=$OPTVAL ;;
+	*) return 1 ;;
+	esac
+}
+
+# parse_opts <args...>: every option through the driver's driver_opt()
+# (same contract as common_opt), then common_opt(); then check_opts().
+parse_opts()
+{
+	while [ $# -gt 0 ]; do
+		driver_opt "$@" || common_opt "$@" || bad "unknown option '$1'"
+		shift "$OPT_ARGS"
+	done
+	check_opts
+}
+
+check_common_opts()
+{
+	# shellcheck disable=SC2086
+	check_variants $VARIANTS
+	in_range "$REPS" 1 100 || bad "repetitions '$REPS' must be 1..100"
+	in_range "$WARMUP" 0 600 || bad "warm-up '$WARMUP' must be 0..600 seconds"
+	in_range "$WINDOW" 1 3600 || bad "window '$WINDOW' must be 1..3600 seconds"
+	in_range "$PAYLOAD" 1 1472 || bad "payload '$PAYLOAD' must be 1..1472 bytes"
+	case ${ACCEL:-auto} in
+	kvm|tcg|auto) ;;
+	*) bad "accelerator '$ACCEL' must be kvm, tcg or auto" ;;
+	esac
+	[ "$ACCEL" != auto ] || ACCEL=
+	case $LIBVIRT_URI in
+	''|qemu:///system|qemu+*://*/system*|qemu:///system\?*) ;;
+	*) bad "libvirt URI '$LIBVIRT_URI' is not a qemu system URI (qemu:///system, qemu+ssh://host/system)" ;;
+	esac
+	case $CMDLINE_EXTRA in
+	*[\'\<\>\&\"]*) bad "--cmdline must not contain quotes, <, > or &" ;;
+	esac
+	return 0
+}

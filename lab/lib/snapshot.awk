@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# What lab/exp/rx/point.awk (lab/run) and lab/exp/tx/point.awk (lab/tx) share: the
+# raw samples of one point as whitespace-separated key=value tokens, read
+# into v[<snapshot>.<key>]; the header or the row of the columns named by
+# columns(); deltas between snapshots and shares.  Run as
+#   awk [-v header=1] -f lab/lib/snapshot.awk -f lab/<point>.awk raw
+# The point's BEGIN calls columns(), its END fills r[] and calls emit_row().
+
+# columns(<names>): the row's columns; with header=1 print them and stop.
+function columns(list,    i) {
+	ncols = split(list, col, " ")
+	if (!header)
+		return
+	for (i = 1; i <= ncols; i++)
+		printf "%s%s", col[i], (i < ncols ? "," : "\n")
+	exit
+}
+
+function emit_row(    i) {
+	for (i = 1; i <= ncols; i++)
+		printf "%s%s", r[col[i]], (i < ncols ? "," : "\n")
+}
+
+function d(k, a, b) { return v[b "." k] - v[a "." k] }
+function per_gs(x) { return sprintf("%.0f", x / gwin) }
+function pct(x, tot) { return tot > 0 ? sprintf("%.1f", 100 * x / tot) : "0.0" }
+
+# r["cpu_<user|system|irq|softirq|idle|steal>"]: the /proc/stat split of
+# the guest over the window C..D, % of all its CPU time (nice and iowait
+# count in the total, not as columns).
+function cpu_split(    cpu, tot, i) {
+	split("user system irq softirq idle steal nice iowait", cpu, " ")
+	tot = 0
+	for (i in cpu)
+		tot += d("cpu_" cpu[i], "C", "D")
+	for (i = 1; i <= 6; i++)
+		r["cpu_" cpu[i]] = pct(d("cpu_" cpu[i], "C", "D"), tot)
+}
+
+{
+	for (i = 1; i <= NF; i++) {
+		eq = index($i, "=")
+		if (eq > 1)
+			v[substr($i, 1, eq - 1)] = substr($i, eq + 1)
+	}
+}
+
+END {
+	if (header)
+		exit
+	# the host's window (tap counters) and the guest's (its snapshots)
+	win = (v["tapD.t_ns"] - v["tapC.t_ns"]) / 1e9
+	gwin = d("t_ns", "C", "D") / 1e9
+}

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+# Statistics shared by the summaries (lab/exp/*/summarize.awk) and the plots: median and a
+# distribution-free confidence interval of the median from order
+# statistics.  For n samples the interval [x(k), x(n-k+1)] covers the
+# median with probability 1 - 2 P(Bin(n, 1/2) <= k - 1); k is the largest
+# giving >= 95 %, or 1 (min..max) when n is too small, in which case the
+# real coverage is reported (n = 3: 75 %, n = 5: 94 %).
+
+function sort_num(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++) {
+		t = a[i]
+		for (j = i - 1; j >= 1 && a[j] > t; j--)
+			a[j + 1] = a[j]
+		a[j + 1] = t
+	}
+}
+
+function median(a, n) {
+	sort_num(a, n)
+	if (n == 0)
+		return ""
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+# P(Bin(n, 1/2) <= k)
+function binom_cdf(n, k,    i, c, s) {
+	c = 1
+	s = 0
+	for (i = 0; i <= k; i++) {
+		s += c
+		c = c * (n - i) / (i + 1)
+	}
+	return s / 2 ^ n
+}
+
+# Sets ci_lo, ci_hi, ci_cov for the sorted a[1..n] (call median() first).
+function median_ci(a, n,    k) {
+	k = 1
+	while (k + 1 <= n / 2 && 1 - 2 * binom_cdf(n, k) >= 0.95)
+		k++
+	ci_lo = a[k]
+	ci_hi = a[n - k + 1]
+	ci_cov = n > 1 ? 1 - 2 * binom_cdf(n, k - 1) : 0
+}
+
+# The MLFRR criterion (Mogul & Ramakrishnan: maximum loss-free receive
+# rate): a point is loss-free when < 1 % of its flood missed the receiver.
+function lossfree(loss_pct) {
+	return loss_pct != "" && loss_pct + 0 < 1
+}
+
+# a number without exponent or needless digits: 12, 12.5, 1016600
+function num(x,    s) {
+	s = sprintf("%.2f", x)
+	sub(/0+$/, "", s)
+	sub(/\.$/, "", s)
+	return s == "-0" ? "0" : s
+}
+
+# The overload gates of lab/exp/rx/point.awk, over the repetitions of one
+# (variant, rate): the guest saturated (median idle <= 5 %) and the
+# generator on target (median error within +-1 %; unlimited, with no
+# target, never is).  Only a rate every variant passes can be a verdict
+# point (the highest such rate is the run's).
+function saturated(idle_median) {
+	return idle_median != "" && idle_median + 0 <= 5
+}
+
+function on_target(gen_err_median) {
+	return gen_err_median != "" && gen_err_median + 0 <= 1 && gen_err_median + 0 >= -1
+}
+
+# The median of a[1..n] with its order-statistic CI, as "m,lo,hi"
+# (empty fields when n is 0).
+function med_ci(a, n,    m) {
+	if (n == 0)
+		return ",,"
+	m = median(a, n)
+	median_ci(a, n)
+	return num(m) "," num(ci_lo) "," num(ci_hi)
+}

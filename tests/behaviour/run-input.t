@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# lab/run refuses bad input with one clear line and a non-zero exit, and
+# creates nothing: no results directory, no netns, no libvirtd.
+set -u
+# shellcheck source=lab/lib/lib.sh
+. "$(dirname "$0")/../../lab/lib/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$LAB_TOP/tests/lib.sh"
+# shellcheck source=lab/lib/guest.sh
+. "$LAB_TOP/lab/lib/guest.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rundir=$tmp/out
+run()
+{
+	"$LAB_TOP/lab/run" -o "$rundir" "$@"
+}
+
+# What a refused run could have left: compared with the state before it
+# (another lab may legitimately be running next to this test).
+lab_state()
+{
+	ip netns list | grep -w "$LAB_NS"
+	ls -l "$LAB_LV/libvirtd.pid" 2>/dev/null
+	pgrep -x libvirtd
+}
+before=$(lab_state)
+
+nothing_created()
+{
+	[ ! -e "$rundir" ] && [ "$(lab_state)" = "$before" ]
+}
+
+refuse "unknown variant" "unknown variant 'nope' \(known: vanilla ksoftirqd-fix threaded-napi" run -v "vanilla nope"
+refuse "rate that is not a number" "rate '10k' is not a number" run -r "1000 10k"
+refuse "negative rate" "rate '-5' is not a number" run -r "-5"
+refuse "option without its value" "option '-o' needs a value" run -o
+refuse "no rate" "no rate given" run -r ""
+refuse "zero repetitions" "repetitions '0' must be 1..100" run -n 0
+refuse "window of zero seconds" "window '0' must be 1..3600" run -w 0
+refuse "payload too large" "payload '2000' must be 1..1472" run -s 2000
+refuse "payload not a number" "payload 'big' must be 1..1472" run -s big
+refuse "rcvbuf not a number" "rcvbuf '4M' must be" run -b 4M
+refuse "unknown receiver mode" "mode 'poll' must be recvfrom or recvmmsg" run -m poll
+refuse "unknown generator" "generator 'pktgen' must be flood or iperf3" run -g pktgen
+refuse "iperf3 with the lab receiver's options" "with --generator iperf3 iperf3's server receives" \
+	run -g iperf3 -m recvmmsg
+refuse "iperf3 with a payload below its header" "payload '8' is below iperf3's 16-byte UDP header" \
+	run -g iperf3 -s 8
+refuse "unknown accelerator" "accelerator 'hvf' must be kvm, tcg or auto" run -a hvf
+refuse "URI that is not a qemu system URI" "libvirt URI 'xen:///' is not a qemu system URI" run -u xen:///
+refuse "unknown option" "unknown option '--frobnicate'" run --frobnicate
+refuse "kernel command line with quotes" "must not contain quotes" run --cmdline "a='b'"
+refuse "a rate given twice" "a rate is given twice" run -r "1000 2000 1000"
+refuse "a latency rate not among the rates" "latency rate '5000' is not one of the rates" \
+	run -r "1000 2000" --lat-rates 5000
+refuse "unknown host scheduling" "host-sched 'rt' must be default, flood-idle or qemu-fifo" run --host-sched rt
+refuse "burst of zero microseconds" "burst '0' must be 1..1000000" run --burst-us 0
+refuse "series not a number" "series '1s' must be 0..3600" run --series 1s
+check "nothing created by any of the above" nothing_created
+
+refuse "missing kernel" "no kernel for vanilla at .*: run 'make kernels'" \
+	env LAB_BUILD="$tmp/empty-build" "$LAB_TOP/lab/run" -o "$rundir" -v vanilla
+refuse "not root" "lab/run needs root" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$LAB_TOP/lab/run" -o "$rundir"
+
+# A PATH with everything but libvirt's tools.
+mkdir -p "$tmp/bin"
+for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
+	for f in "$d"/*; do
+		case ${f##*/} in
+		virsh|libvirtd) ;;
+		*) [ -e "$tmp/bin/${f##*/}" ] || ln -s "$f" "$tmp/bin/${f##*/}" ;;
+		esac
+	done
+done
+refuse "libvirt absent" "'virsh' not found: run 'make deps' first" \
+	env PATH="$tmp/bin" "$LAB_TOP/lab/run" -o "$rundir"
+check "nothing created by missing kernel, not root, no libvirt" nothing_created
+
+# A second lab while one holds the lock.
+mkdir -p "$LAB_BUILD/locks"
+# One process holds both locks, so killing it frees them.
+(
+	exec 8>>"$LAB_BUILD/locks/run.lock" 9>>"$LAB_BUILD/locks/kernels.lock"
+	flock 8 && flock 9 && exec sleep 30
+) &
+holder=$!
+sleep 0.5
+refuse "a second lab while one runs" "another lab run or kernel build is in progress" run -v vanilla
+refuse "a kernel build while a lab runs" "another lab run or kernel build is in progress" \
+	"$LAB_TOP/lab/kernel/build" vanilla
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+check "the locks are free once the holder is gone" \
+	flock -n "$LAB_BUILD/locks/run.lock" flock -n "$LAB_BUILD/locks/kernels.lock" true
+check "nothing created by the locked-out run" nothing_created
+
+# The variant order of repetition r is rotate r-1: each variant takes each
+# position once per as many repetitions as there are variants.
+check "rotate: 0, 1, 2 and 4 places" \
+	test "$(rotate 0 a b c)/$(rotate 1 a b c)/$(rotate 2 a b c)/$(rotate 4 a b c)/$(rotate 3)" = "a b c/b c a/c a b/b c a/"

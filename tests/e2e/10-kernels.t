@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Kernel pipeline: every variant builds from the Debian tarball, each
+# branch is exactly base + its series, vanilla has none, bad input is
+# refused, and the build-time trylock check can fail.
+set -u
+# shellcheck source=lab/lib/lib.sh
+. "$(dirname "$0")/../../lab/lib/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$LAB_TOP/tests/lib.sh"
+
+# each variant's branch lives in its own work tree
+vtree()
+{
+	echo "$LAB_BUILD/v/$1"
+}
+
+patch_ids_of_series()
+{
+	local d p
+
+	for d in $(variant_series_dirs "$1"); do
+		for p in $(series_patches "$d"); do
+			git patch-id --stable <"$p" | cut -d' ' -f1
+		done
+	done
+}
+
+patch_ids_of_branch()
+{
+	local c
+
+	for c in $(git -C "$(vtree "$1")" rev-list --reverse "base..$1"); do
+		git -C "$(vtree "$1")" show "$c" | git patch-id --stable | cut -d' ' -f1
+	done
+}
+
+# The branch carries exactly the series' commits, in order.
+branch_is_series()
+{
+	local want have
+
+	want=$(patch_ids_of_series "$1")
+	have=$(patch_ids_of_branch "$1")
+	printf 'want:\n%s\nhave:\n%s\n' "$want" "$have" >>"$T_LOG"
+	[ "$want" = "$have" ] &&
+		[ "$(git -C "$(vtree "$1")" rev-list --count "base..$1")" = "$(printf '%s' "$want" | grep -c .)" ] &&
+		[ "$(git -C "$(vtree "$1")" symbolic-ref --short HEAD)" = "$1" ]
+}
+
+kernel_ok()
+{
+	local d=$LAB_BUILD/kernels/$1
+
+	file "$d/bzImage" | grep -q 'Linux kernel x86 boot executable' &&
+		grep -qx "variant=$1" "$d/info" &&
+		grep -q "^release=.*-$1\$" "$d/info" &&
+		grep -qx "series_hash=$(variant_series_hash "$1")" "$d/info" &&
+		grep -qE '^config_hash=[0-9a-f]{12}$' "$d/info" &&
+		grep -qx 'CONFIG_IRQ_TIME_ACCOUNTING=y' "$d/config"
+}
+
+fake_tree()
+{
+	local dir=$1 lock=$2
+
+	mkdir -p "$dir/net/core"
+	cat >"$dir/net/core/dev.c" <<C
+static __latent_entropy void net_tx_action(void)
+{
+	if (!(q->flags & TCQ_F_NOLOCK)) {
+		root_lock = qdisc_lock(q);
+		$lock(root_lock);
+	}
+}
+C
+}
+
+check "make kernels builds every variant" make -C "$LAB_TOP" kernels
+for v in $(known_variants); do
+	check "$v: bzImage built, info stamped (release, series and config hash)" kernel_ok "$v"
+	check "$v: branch is base + exactly the commits of its series" branch_is_series "$v"
+done
+check "vanilla: no commit on top of the pristine tree" \
+	test "$(git -C "$(vtree vanilla)" rev-parse vanilla)" = "$(git -C "$LAB_BUILD/linux" rev-parse base)"
+check "the pristine tree stays on base, unmodified" \
+	test -z "$(git -C "$LAB_BUILD/linux" status --porcelain -uno)"
+check "every variant has the same config" \
+	test "$(for v in $(known_variants); do sed -n 's/^config_hash=//p' "$LAB_BUILD/kernels/$v/info"; done | sort -u | wc -l)" = 1
+
+refuse "make kernels VARIANTS=nope names the known variants" \
+	"unknown variant 'nope' \(known: vanilla ksoftirqd-fix threaded-napi" \
+	make -C "$LAB_TOP" kernels VARIANTS=nope
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fake_tree "$tmp/trylock" spin_trylock
+fake_tree "$tmp/lock" spin_lock
+refuse "check-tree fails loudly if the base tree brings the trylock back" \
+	"spin_trylock\(root_lock\) again" "$LAB_TOP/lab/kernel/check-tree" "$tmp/trylock" vanilla
+refuse "check-tree fails if an ablation variant lacks the trylock" \
+	"must restore spin_trylock" "$LAB_TOP/lab/kernel/check-tree" "$tmp/lock" x+trylock
+check "check-tree accepts spin_lock() for a normal variant" \
+	"$LAB_TOP/lab/kernel/check-tree" "$tmp/lock" vanilla
+
+# A patch that does not apply stops the build naming the patch.
+mkdir -p "$tmp/series-broken"
+cat >"$tmp/series-broken/0001-broken.patch" <<'P'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: livelock-lab <livelock-lab@example.org>
+Subject: [PATCH] test: a hunk that cannot apply
+
+---
+ Makefile | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/Makefile b/Makefile
+--- a/Makefile
++++ b/Makefile
+@@ -1,3 +1,3 @@
+ # this line is not in the kernel Makefile
+-VERSION = 5
++VERSION = 7
+ PATCHLEVEL = 12
+P
+echo 0001-broken.patch >"$tmp/series-broken/series"
+printf 'vanilla\nbroken\t%s\n' "$tmp/series-broken" >"$tmp/variants"
+refuse "a patch that does not apply stops the build with its name" \
+	"broken: patch .*0001-broken.patch does not apply" \
+	env LAB_VARIANTS_FILE="$tmp/variants" "$LAB_TOP/lab/kernel/build" broken
+check "a failed variant leaves no branch behind" \
+	bash -c "! git -C '$LAB_BUILD/v/broken' rev-parse -q --verify refs/heads/broken"
+rm -rf "$LAB_BUILD/v/broken" "$LAB_BUILD/kernels/broken"
+
+# checkpatch --strict on every patch the lab carries: nothing but "Unknown
+# commit id" (a tree made from a tarball cannot resolve upstream ids).
+checkpatch_clean()
+{
+	local out
+
+	out=$(cd "$LAB_BUILD/linux" && perl scripts/checkpatch.pl --strict --no-tree -q "$1" 2>&1)
+	printf '%s\n' "$out" >>"$T_LOG"
+	printf '%s\n' "$out" | grep -q '^total: 0 errors, [0-9]* warnings, 0 checks' &&
+		! printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK):' | grep -qv 'Unknown commit id'
+}
+for p in "$LAB_TOP"/series-*/0[0-9][0-9][1-9]-*.patch "$LAB_TOP"/lab/ablations/*/0*.patch; do
+	check "checkpatch --strict: ${p#"$LAB_TOP"/}" checkpatch_clean "$p"
+done
+
+# The optional poll-loop fix (not a default variant) still applies on
+# top of threaded-napi.
+check "lab/ablations/napi-yield applies on top of threaded-napi" \
+	git -C "$(vtree threaded-napi)" apply --check \
+	"$LAB_TOP"/lab/ablations/napi-yield/0001-*.patch
+
+# Every commit of series-ksoftirqd-fix builds: git am one patch at a time
+# in a scratch copy of the pristine tree (hard links, like the variant
+# trees; the lab's trees and objects are untouched) and build the two
+# objects the series changes with the lab's config, no warning allowed.
+per_commit_builds()
+{
+	local src=$tmp/kfix-src out=$tmp/kfix-out p n=0 log
+
+	cp -al "$LAB_BUILD/linux" "$src" || return 1
+	git -C "$src" checkout -q -f -B per-commit base || return 1
+	mkdir -p "$out"
+	cp "$LAB_BUILD/kernels/vanilla/config" "$out/.config" || return 1
+	make -s -C "$src" O="$out" olddefconfig prepare >>"$T_LOG" 2>&1 || return 1
+	for p in $(series_patches series-ksoftirqd-fix); do
+		n=$((n + 1))
+		git -C "$src" -c user.name=livelock-lab -c user.email=lab@localhost \
+			am -q --keep-cr "$p" >>"$T_LOG" 2>&1 || return 1
+		log=$out/build-$n.log
+		make -C "$src" O="$out" -j"$(nproc)" kernel/softirq.o kernel/kthread.o >"$log" 2>&1 ||
+			{ echo "commit $n: build failed" >>"$T_LOG"; cat "$log" >>"$T_LOG"; return 1; }
+		! grep -E 'warning:|error:' "$log" >>"$T_LOG" || return 1
+		echo "commit $n ($(basename "$p")): kernel/softirq.o kernel/kthread.o built" >>"$T_LOG"
+	done
+	[ "$n" -gt 0 ]
+}
+check "series-ksoftirqd-fix: every commit builds kernel/softirq.o and kernel/kthread.o without warnings" \
+	per_commit_builds
+rm -rf "$tmp/kfix-src" "$tmp/kfix-out"
+
+# Each variant's work tree shares the pristine files by hard link; the
+# files its patches change are its own.
+check "variant work trees do not write through to the pristine tree" \
+	bash -c "git -C '$LAB_BUILD/linux' diff --quiet base && ! cmp -s '$LAB_BUILD/linux/kernel/softirq.c' '$LAB_BUILD/v/ksoftirqd-fix/kernel/softirq.c'"

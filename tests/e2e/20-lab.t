@@ -1,0 +1,277 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# End to end: every variant boots under libvirt and takes a short flood,
+# twice (two repetitions: the variant order rotates, the rate order
+# alternates); the numbers are internally consistent, the CPU books close,
+# the clock stays TSC, the gates and the host's QEMU figures are recorded,
+# each variant's mechanism is visible, the consoles are clean, and nothing
+# is left behind.
+set -u
+# shellcheck source=lab/lib/lib.sh
+. "$(dirname "$0")/../../lab/lib/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$LAB_TOP/tests/lib.sh"
+# shellcheck source=lab/lib/guest.sh
+. "$LAB_TOP/lab/lib/guest.sh"
+
+RUN=$LAB_BUILD/test-runs/e2e
+rm -rf "$RUN"
+check "make initramfs" make -s -C "$LAB_TOP" initramfs
+# Both rates saturate every variant's guest here (the books are checked
+# on every row: at a partly idle point they miss the idle task's own time,
+# see the iperf3 run below).
+check "lab/run: 3 variants x 2 reps x (2 rates + 1 latency point), short windows" \
+	"$LAB_TOP/lab/run" -v "vanilla ksoftirqd-fix threaded-napi" -r "200000 300000" \
+	--lat-rates 300000 -n 2 -W 1 -w 3 -o "$RUN"
+csv=$RUN/points.csv
+
+# value of column <name> for variant <v> at rate <r>, throughput pass,
+# repetition 1 (or $REP)
+val()
+{
+	awk -F, -v v="$1" -v r="$2" -v n="$3" -v rep="${REP:-1}" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["variant"] == v && $c["rate_target"] == r && $c["rep"] == rep &&
+		$c["pass"] == "tput" { print $c[n] }' "$csv"
+}
+
+# every row satisfies an awk condition on columns (c["name"]); the
+# failing rows are logged
+every_row()
+{
+	awk -F, -v cond="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ if (!('"$1"')) { print "row " NR " fails: " cond ": " $0; bad = 1 } }
+		END { exit bad }' "$csv" >>"$T_LOG"
+}
+
+# num <a> <op> <b>: floating comparison, logged
+num()
+{
+	echo "num $1 $2 $3" >>"$T_LOG"
+	awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN {
+		if (a == "" || b == "") exit 1
+		r = op == "<" ? a < b : op == "<=" ? a <= b : op == ">" ? a > b : op == "=" ? a == b : a >= b
+		exit !r }'
+}
+
+consistent_rows()
+{
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{
+		d = $c["delivered_total"]; u = $c["udp_in_total"]
+		n = $c["nic_rx_total"]; t = $c["tap_tx_total"]; s = $c["sent_total"]
+		if (!(d <= u && u <= n && n <= t && t <= s && s > 0)) {
+			print "inconsistent row " NR ": " d " " u " " n " " t " " s
+			bad = 1
+		}
+	} END { exit bad }' "$csv"
+}
+
+check "points.csv has 18 rows (3 variants x 2 reps x 3 points)" test "$(($(wc -l <"$csv") - 1))" = 18
+check "12 throughput-pass rows, 6 latency-pass rows" \
+	test "$(csv_col "$csv" pass | sort | uniq -c | xargs)" = "6 lat 12 tput"
+check "every row: delivered <= UDP InDatagrams <= NIC rx <= tap tx <= sent" consistent_rows
+check "every row: the guest kept TSC as its clocksource" every_row '$c["clocksource"] == "tsc"'
+check "every row: irq time was accounted (IRQ time accounting on)" every_row '$c["irqtime"] == 1'
+check "every row: the CPU books close within +-3 %" \
+	every_row '$c["closure_ok"] == 1 && $c["closure_pct"] != ""'
+check "every row: the host's QEMU main loop and vCPU figures are there" \
+	every_row '$c["qemu_main_run_pct"] > 0 && $c["qemu_vcpu_run_pct"] > 0 && $c["flood_run_pct"] > 0'
+check "every paced row: the generator's error and the gate flags are recorded" \
+	every_row '$c["gen_err_pct"] != "" && ($c["gate_gen"] == 0 || $c["gate_gen"] == 1) && ($c["gate_idle"] == 0 || $c["gate_idle"] == 1)'
+check "every row: the guest settled before its first point (settle time, idle share)" \
+	every_row '$c["settle_s"] > 0 && $c["settle_idle"] != ""'
+check "latency columns only in the latency pass" \
+	every_row '($c["pass"] == "lat") == ($c["probe_sent"] != "")'
+# rep 1 boots vanilla ksoftirqd-fix threaded-napi, rep 2 ksoftirqd-fix
+# threaded-napi vanilla (slot = position in the repetition)
+slots()
+{
+	awk -F, -v rep="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["rep"] == rep && !seen[$c["variant"]]++ { printf "%s=%s ", $c["variant"], $c["slot"] }' "$csv"
+}
+check "the variant order rotates between repetitions" \
+	test "$(slots 1)$(slots 2)" = "vanilla=1 ksoftirqd-fix=2 threaded-napi=3 ksoftirqd-fix=1 threaded-napi=2 vanilla=3 "
+tput_order()
+{
+	awk -F, -v rep="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["rep"] == rep && $c["variant"] == "vanilla" && $c["pass"] == "tput" { printf "%s ", $c["rate_target"] }' "$csv"
+}
+check "the rate order alternates: ascending in rep 1, descending in rep 2" \
+	test "$(tput_order 1)/$(tput_order 2)" = "200000 300000 /300000 200000 "
+check "params.json records accelerator, pinning, rcvbuf, payload, kernels" \
+	grep -q '"accel": "\(kvm\|tcg\)"' "$RUN/params.json"
+for k in vcpu_pin rcvbuf payload series_hash config_hash release lab_commit; do
+	check "params.json has $k" grep -q "\"$k\"" "$RUN/params.json"
+done
+check "summary.csv has a row per variant" test "$(($(wc -l <"$RUN/summary.csv") - 1))" = 3
+check "kernel health: every console clean (no clock demotion either)" \
+	bash -c "! grep -v '^ok' '$RUN/health.txt' && test \$(grep -c '^ok' '$RUN/health.txt') = 6"
+consoles_on_tsc()
+{
+	local f
+
+	for f in "$RUN"/guests/*/console.log; do
+		tr -d '\r' <"$f" | grep -q 'clocksource: Switched to clocksource tsc$' ||
+			{ echo "$f: never switched to tsc" >>"$T_LOG"; return 1; }
+	done
+}
+check "every guest kept TSC: each console switches to tsc (and scan-console saw no demotion)" consoles_on_tsc
+
+# Mechanisms.  vanilla and ksoftirqd-fix: no napi threads, NET_RX softirqs
+# run; threaded-napi (booted with napi_threaded=1): threads exist before
+# user space, sysfs says 1, NET_RX softirqs stay flat, the thread works.
+boot_facts()
+{
+	grep -a 'lab: boot release' "$RUN/guests/$1-r1/console.log" | tr -d '\r'
+}
+
+boot_fact_is()
+{
+	boot_facts "$1" | grep -q -- "$2"
+}
+
+check "vanilla boots with threaded=0 and no napi thread" \
+	boot_fact_is vanilla 'threaded=0 napi_threads=$'
+check "threaded-napi boots with threaded=1 and napi/eth0-* threads" \
+	boot_fact_is threaded-napi 'threaded=1 napi_threads=napi/eth0-'
+check "threaded-napi: napi threads present during the flood" num "$(val threaded-napi 300000 napi_threads)" ">=" 1
+check "threaded-napi: napi thread carries the receive work (>= 10 % CPU)" \
+	num "$(val threaded-napi 300000 napi_cpu)" ">=" 10
+check "threaded-napi: NET_RX softirqs stay flat (< 1 % of vanilla's)" \
+	num "$(val threaded-napi 300000 net_rx_softirq_ps)" "<" "$(awk -v x="$(val vanilla 300000 net_rx_softirq_ps)" 'BEGIN { print x / 100 }')"
+check "vanilla: NET_RX softirqs run under flood" num "$(val vanilla 300000 net_rx_softirq_ps)" ">" 100
+check "ksoftirqd-fix: ksoftirqd/0 takes the softirq work under overload (>= 10 % CPU)" \
+	num "$(val ksoftirqd-fix 300000 ksoftirqd_cpu)" ">=" 10
+check "ksoftirqd-fix: ksoftirqd/0 CPU rises above vanilla's" \
+	num "$(val ksoftirqd-fix 300000 ksoftirqd_cpu)" ">" "$(val vanilla 300000 ksoftirqd_cpu)"
+
+# The administrator's choice is a choice: threaded-napi booted with
+# napi_threaded=0 after its own napi_threaded=1 (the last one wins) must
+# look like vanilla: no napi thread, NET_RX softirqs carry the receive work.
+# Its results directory is deep on purpose: a UNIX socket path in it
+# would pass the 107-byte limit (the guest's channel must not live there).
+rm -rf "$RUN-off"
+OFF=$RUN-off/a-results-directory-nested-deep-enough-that-no-unix-socket-path-fits-in-it
+check "lab/run: threaded-napi with napi_threaded=0 appended" \
+	"$LAB_TOP/lab/run" -v threaded-napi --cmdline napi_threaded=0 -r 300000 --lat-rates "" \
+	-n 1 -W 1 -w 3 -o "$OFF"
+check "threaded-napi, parameter off: boots with threaded=0 and no napi thread" \
+	bash -c "grep -a 'lab: boot release' '$OFF/guests/threaded-napi-r1/console.log' | tr -d '\r' | grep -q 'threaded=0 napi_threads=\$'"
+off_val()
+{
+	csv=$OFF/points.csv val threaded-napi 300000 "$1"
+}
+check "threaded-napi, parameter off: no napi thread during the flood" \
+	num "$(off_val napi_threads)" "=" 0
+check "threaded-napi, parameter off: NET_RX softirqs run like vanilla's (> 10 % of its rate)" \
+	num "$(off_val net_rx_softirq_ps)" ">" "$(awk -v x="$(val vanilla 300000 net_rx_softirq_ps)" 'BEGIN { print x / 10 }')"
+
+# Every datagram user space took is counted twice: by the kernel (UDP
+# InDatagrams, counted in recvmsg) and by whoever took it.  udp_sink and
+# the responder (which gets probes in the latency pass only) account for
+# all of them; iperf3's server for all but its test's opening datagram,
+# read before the test counts.
+all_datagrams_accounted()
+{
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{
+		x = $c["udp_in_total"] - $c["resp_rx_total"] - $c["delivered_total"]
+		if (($c["pass"] == "lat" && $c["resp_rx_total"] <= 0) || x < 0 ||
+		    x > ($c["generator"] == "iperf3" ? 2 : 0)) {
+			print "row " NR ": udp_in " $c["udp_in_total"] " - responder " \
+				$c["resp_rx_total"] " - receiver " $c["delivered_total"] " = " x
+			bad = 1
+		}
+	} END { exit bad }' "$csv"
+}
+check "every row: UDP InDatagrams = udp_sink's + the responder's datagrams" all_datagrams_accounted
+
+# The iperf3 pair: iperf3's client floods from the netns through the
+# same interlock, iperf3's server receives in the guest.  With a socket
+# buffer above the guest's rmem_max/wmem_max: iperf3 refuses a test whose
+# buffers are cut short, so the run fails unless the guest lifts them.
+E2E_CSV=$csv
+IP3=$RUN-iperf3
+rm -rf "$IP3"
+check "lab/run -g iperf3 -b 1 MiB: vanilla, 2 rates" \
+	"$LAB_TOP/lab/run" -v vanilla -g iperf3 -b 1048576 -r "20000 0" --lat-rates "" -n 1 -W 1 -w 3 -o "$IP3"
+csv=$IP3/points.csv
+check "iperf3: points.csv has 2 rows, generator iperf3" \
+	test "$(csv_col "$csv" generator | grep -c '^iperf3$')/$(($(wc -l <"$csv") - 1))" = 2/2
+check "iperf3: every row: delivered <= UDP InDatagrams <= NIC rx <= tap tx <= sent" consistent_rows
+check "iperf3: every row: iperf3's own count = UDP InDatagrams - the responder's (+ its opening datagram)" \
+	all_datagrams_accounted
+check "iperf3: the server's CPU is measured (> 1 % at 20000 pps)" num "$(val vanilla 20000 recv_cpu)" ">" 1
+# At 20000 pps the guest is mostly idle: the books then miss the idle
+# task's own time at each switch to idle (under TCG ~20-30 µs each: tick
+# restart and HLT exit emulated behind QEMU's lock), never count twice.
+check "a partly idle point: the books miss time (residual < 0), never count it twice" \
+	awk -v x="$(val vanilla 20000 closure_pct)" -v i="$(val vanilla 20000 idle_cpu)" \
+	'BEGIN { exit !(i > 20 && x < 0 && x > -40) }'
+check "iperf3: unlimited offers more than 20000 pps" num "$(val vanilla 0 offered_pps)" ">" 20000
+check "iperf3: params.json has the generator and iperf3's version" \
+	grep -q '"iperf3": "iperf 3' "$IP3/params.json"
+check "iperf3: the client's JSON report kept per point" \
+	test "$(find "$IP3/raw" -name '*.iperf3.json' | wc -l)" = 2
+check "iperf3: kernel health: console clean" \
+	bash -c "! grep -v '^ok' '$IP3/health.txt' && grep -q '^ok' '$IP3/health.txt'"
+csv=$E2E_CSV
+
+# The soak of that sweep: at its verdict rate, the receiver sampled, the
+# median set against the sweep's, the verdict in the sweep's report.
+rm -rf "$RUN-soak"
+# exit 0 when stationary, else non-zero saying so: either is a verdict
+soak_verdict()
+{
+	local rc=0
+
+	"$LAB_TOP/lab/soak" --sweep "$RUN" -v vanilla -w 10 --series 2 -o "$RUN-soak" >>"$T_LOG" 2>&1 || rc=$?
+	[ "$rc" = 0 ] || tail -1 "$T_LOG" | grep -q "not stationary"
+}
+check "lab/soak: vanilla at the short sweep's verdict rate, 10 s sampled every 2 s" soak_verdict
+check "soak: its point is at the sweep's verdict rate" \
+	test "$(csv_col "$RUN-soak/points.csv" rate_target)" = "$(csv_col "$RUN/summary.csv" verdict_rate | head -1)"
+check "soak: the receiver was sampled along the window (>= 4 samples)" \
+	test "$(wc -l <"$(find "$RUN-soak/raw" -name '*.series' | head -1)")" -ge 4
+check "soak: a stationarity verdict, copied into the sweep and its report" \
+	bash -c "grep -qE '^soak vanilla: (stationary|NOT stationary): ' '$RUN/soak.txt' && grep -q '^## Soak' '$RUN/report.md'"
+refuse "soak: a sweep without a verdict rate is refused" "no verdict rate|not a finished sweep" \
+	"$LAB_TOP/lab/soak" --sweep "$LAB_BUILD" -v vanilla -w 10
+
+# Cleanup: no netns, no private libvirtd, no QEMU of ours.
+check "cleanup: lab netns removed" bash -c "! ip netns list | grep -qw '$LAB_NS'"
+check "cleanup: private libvirtd stopped" test ! -e "$LAB_LV/libvirtd.pid"
+no_lab_qemu()
+{
+	! pgrep -f '^[^ ]*qemu-system-x86_64 .*guest=lab-' >/dev/null
+}
+check "cleanup: no QEMU guest of the lab left" no_lab_qemu
+
+# Latency probes ran in every latency-pass window: the host's
+# request/response probe (sent = rate x window) and the guest's timer
+# probe; the timer probe was stopped in the throughput pass.
+latency_columns_filled()
+{
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["pass"] == "lat" {
+		if ($c["probe_sent"] < 200 || $c["tlat_n"] < 100 ||
+		    $c["probe_p50_us"] !~ /^[0-9.]+$/ || $c["tlat_p99_us"] !~ /^[0-9.]+$/) {
+			print "row " NR ": probe_sent=" $c["probe_sent"] " tlat_n=" $c["tlat_n"]
+			bad = 1
+		}
+	} END { exit bad }' "$csv"
+}
+check "every latency-pass row carries probe and timer latency percentiles" latency_columns_filled
+check "raw round-trip times kept per latency point" \
+	test "$(find "$RUN/raw" -name '*.rtt' | wc -l)" = 6
+tlat_stopped()
+{
+	local f
+
+	for f in "$RUN"/raw/*-tput-*.txt; do
+		[ "$(grep -o '\bC\.tlat_count=[0-9]*' "$f" | cut -d= -f2)" = \
+		  "$(grep -o '\bD\.tlat_count=[0-9]*' "$f" | cut -d= -f2)" ] || return 1
+	done
+}
+check "the guest's timer probe took no sample in any throughput window" tlat_stopped

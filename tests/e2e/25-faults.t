@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Faults during a run: the guest destroyed mid-point, a guest kernel that
+# panics, libvirtd killed, the flooder killed, SIGINT and SIGTERM to the
+# lab, a full results disk.  Each must end with a clear error naming what
+# failed, a non-zero exit, every completed point kept and readable, and
+# nothing left behind; the next run must work.
+set -u
+# shellcheck source=lab/lib/lib.sh
+. "$(dirname "$0")/../../lab/lib/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$LAB_TOP/tests/lib.sh"
+# shellcheck source=lab/lib/guest.sh
+. "$LAB_TOP/lab/lib/guest.sh"
+
+base=$LAB_BUILD/test-runs/faults
+rm -rf "$base"
+mkdir -p "$base"
+mnt=$base/small-disk
+trap 'umount "$mnt" 2>/dev/null' EXIT
+
+# start_lab <name> <lab/run options...>: runs in the background
+start_lab()
+{
+	local name=$1
+
+	shift
+	RUN=$base/$name
+	# SIGINT back to its default first, as for a lab started from a
+	# terminal: a non-interactive shell starts background jobs with
+	# SIGINT ignored (and so may whatever started the tests), and a
+	# signal ignored when bash starts cannot be trapped.
+	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec: $!\n"' \
+		"$LAB_TOP/lab/run" -v vanilla -n 1 -W 1 -w 3 --lat-rates "" -o "$RUN" "$@" >"$base/$name.log" 2>&1 &
+	LAB_PID=$!
+}
+
+# wait_for <seconds> <cmd...>
+wait_for()
+{
+	local end=$(($(date +%s) + $1))
+
+	shift
+	until "$@" 2>/dev/null; do
+		[ "$(date +%s)" -lt "$end" ] || return 1
+		sleep 0.5
+	done
+}
+
+rows()
+{
+	echo $(($(wc -l <"$RUN/points.csv" 2>/dev/null || echo 1) - 1))
+}
+
+has_rows()
+{
+	[ "$(rows)" -ge "$1" ]
+}
+
+# wait for the lab to exit; its status in LAB_RC
+lab_exit()
+{
+	local i
+
+	for i in $(seq 120); do
+		kill -0 "$LAB_PID" 2>/dev/null || break
+		sleep 1
+	done
+	kill -9 "$LAB_PID" 2>/dev/null
+	LAB_RC=0
+	wait "$LAB_PID" || LAB_RC=$?
+}
+
+points_readable()
+{
+	awk -F, 'NR == 1 { n = NF; next } NF != n { exit 1 } END { exit NR < 1 }' "$RUN/points.csv"
+}
+
+cleaned_up()
+{
+	! ip netns list | grep -qw "$LAB_NS" &&
+		[ ! -e "$LAB_LV/libvirtd.pid" ] &&
+		! pgrep -x libvirtd >/dev/null &&
+		! pgrep -f '^[^ ]*qemu-system-x86_64 .*guest=lab-' >/dev/null
+}
+
+# verdict <what> <error pattern> <min rows kept>
+verdict()
+{
+	local what=$1 pat=$2 min=$3
+
+	t_result $((LAB_RC == 0)) "$what: non-zero exit ($LAB_RC)"
+	if tail -3 "$base/$(basename "$RUN").log" | grep -qE -- "$pat"; then
+		t_result 0 "$what: clear error"
+	else
+		t_result 1 "$what: clear error (last line: $(tail -1 "$base/$(basename "$RUN").log"))"
+	fi
+	if [ "$min" -gt 0 ]; then
+		check "$what: $min completed point(s) kept and readable" \
+			bash -c "[ \$((\$(wc -l <'$RUN/points.csv') - 1)) -ge $min ] && awk -F, 'NR == 1 { n = NF; next } NF != n { exit 1 }' '$RUN/points.csv'"
+	fi
+	check "$what: guest, netns, libvirtd cleaned up" cleaned_up
+}
+
+# 1. The guest destroyed in the middle of a point.
+start_lab destroy -r "20000 21000 22000"
+wait_for 120 has_rows 1
+sleep 2
+lab_virsh destroy lab-vanilla-r1 >>"$T_LOG" 2>&1
+lab_exit
+verdict "guest destroyed mid-point" "guest did not answer snapshot .*gone" 1
+check "guest destroyed: its console is kept and scanned" \
+	grep -q "guests/vanilla-r1/console.log" "$RUN/health.txt"
+
+# 2. A guest kernel that panics (test-only command line: no init).
+start_lab panic -r 20000 --cmdline rdinit=/nonexistent
+lab_exit
+verdict "guest kernel panic" "died while booting.*Kernel panic" 0
+
+# 3. libvirtd killed mid-run: the running guest finishes its points, the
+# next boot cannot happen.
+start_lab libvirtd -r 20000 -n 2
+wait_for 120 test -s "$LAB_LV/libvirtd.pid"
+wait_for 120 has_rows 1
+kill -9 "$(cat "$LAB_LV/libvirtd.pid")"
+lab_exit
+verdict "libvirtd killed" "libvirt could not start the guest" 1
+
+# 4. The flooder killed.
+start_lab flood -r "20000 21000 22000"
+wait_for 120 has_rows 1
+wait_for 30 pgrep -x flood >/dev/null
+pkill -x flood
+lab_exit
+verdict "flooder killed" "flooder failed" 1
+check "flooder killed: the error says it left before the window closed" \
+	grep -q "flooder failed: it exited before the window closed" "$base/flood.log"
+
+# 5, 6. SIGINT and SIGTERM to the lab.
+for sig in INT TERM; do
+	start_lab "sig$sig" -r "20000 21000 22000"
+	wait_for 120 has_rows 1
+	kill -s "$sig" "$LAB_PID"
+	lab_exit
+	verdict "SIG$sig to the lab" "interrupted by SIG$sig" 1
+done
+
+# 7. The results disk fills up.
+mkdir -p "$mnt"
+mount -t tmpfs -o size=48k lab-small "$mnt"
+start_lab disk -r "20000 21000 22000 23000" -o "$mnt/run"
+lab_exit
+RUN=$base/disk
+verdict "results disk full" "disk full|No space left" 0
+umount "$mnt"
+
+# The next run works.
+start_lab after -r 20000
+lab_exit
+t_result "$LAB_RC" "a run after all of the above works"
+check "the run after the faults has its point" has_rows 1

@@ -1,0 +1,336 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# plots/plot on a results directory: the short real run of tests/e2e/20-lab.t
+# if there is one in the current format (lab/exp/rx/point.awk's header), else the
+# recorded sample in tests/fixtures/run-sample.  Plots are valid PNG/SVG,
+# a rerun is byte-identical, the report's numbers (latency too) are the
+# CSV's (recomputed here, independently), every claim has a verdict (the
+# rules themselves: tests/unit/claims.t), a run without the latency columns
+# gets the other plots and a report saying so, and bad results
+# directories are refused with nothing written.  Works on copies only.
+set -u
+# shellcheck source=lab/lib/lib.sh
+. "$(dirname "$0")/../../lab/lib/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$LAB_TOP/tests/lib.sh"
+
+PLOT=$LAB_TOP/plots/plot
+OLD_FIGS="livelock user-share run-delay cpu-breakdown drops"
+FIGS="$OLD_FIGS latency tradeoff"
+SRC=$LAB_BUILD/test-runs/e2e
+if [ ! -s "$SRC/points.csv" ]; then
+	SRC=$LAB_TOP/tests/fixtures/run-sample
+elif [ "$(head -1 "$SRC/points.csv")" != "$(awk -v header=1 -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk")" ]; then
+	echo "${SRC#"$LAB_TOP"/} is of an older format (rerun tests/e2e/20-lab.t): using the fixture"
+	SRC=$LAB_TOP/tests/fixtures/run-sample
+fi
+echo "results: ${SRC#"$LAB_TOP"/}"
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# copy_run <dir>: the inputs of plots/plot, nothing else
+copy_run()
+{
+	mkdir -p "$1"
+	cp "$SRC/points.csv" "$SRC/params.json" "$1/"
+}
+
+fingerprint()
+{
+	(cd "$SRC" && ls -a && sha256sum points.csv params.json)
+}
+
+is_png()
+{
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+		file -b "$1" | grep -q '^PNG image data, 800 x'
+}
+
+is_svg()
+{
+	if command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout "$1" || return 1
+	fi
+	grep -q '<svg' "$1" && tail -3 "$1" | grep -q '</svg>'
+}
+
+# no output of plots/plot in <dir>
+nothing_written()
+{
+	[ -z "$(find "$1" \( -name '*.png' -o -name '*.svg' -o -name report.md \
+		-o -name '.plot.*' \) 2>/dev/null)" ]
+}
+
+# cell <report> <variant> <column> [<section>]: a cell of the verdict
+# point's table, or of the first table under the heading <section> (a regex)
+cell()
+{
+	awk -F'|' -v v="$2" -v n="$3" -v s="${4:-^## The verdict point$}" '
+		/^##/ { sec = $0 }
+		sec ~ s { x = $2; gsub(/ /, "", x); if (x == v) { print $(n + 1); exit } }' "$1"
+}
+
+# first number of a cell ("2,939 [2,610–3,041], ..." -> 2939), and lo, hi
+cell_median() { sed 's/^ *//; s/ .*//; s/,//g; s/^\([0-9.]*\).*/\1/'; }
+cell_lo() { sed -n 's/^[^[]*\[\([0-9.,]*\)–.*/\1/p' | tr -d ,; }
+cell_hi() { sed -n 's/^[^[]*\[[0-9.,]*–\([0-9.,]*\)\].*/\1/p' | tr -d ,; }
+
+# summarize <csv> <variant> <column>
+sumval()
+{
+	awk -F, -v v="$2" -v n="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == v { print $c[n] }' "$1"
+}
+
+# near <a> <b> <tolerance>
+near()
+{
+	echo "near [$1] [$2] $3" >>"$T_LOG"
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {
+		if (a == "" || b == "") exit 1
+		d = a - b; exit !(d <= t && -d <= t) }'
+}
+
+# median of the delivered_pps of <variant> at <rate_target> in <csv>
+# (throughput pass), with sort, not lab/lib/stats.awk
+sort_median()
+{
+	awk -F, -v v="$2" -v r="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["variant"] == v && $c["rate_target"] == r && $c["pass"] == "tput" { print $c["delivered_pps"] }' "$1" |
+		sort -n | awk '{ a[NR] = $1 } END {
+			if (NR) print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# ---- a good run ----
+RUN=$TMP/run
+copy_run "$RUN"
+before=$(fingerprint)
+check "plots/plot writes plots and report" "$PLOT" "$RUN"
+for f in $FIGS; do
+	check "$f.png is an 800 px wide PNG" is_png "$RUN/$f.png"
+	check "$f.svg is a well-formed SVG" is_svg "$RUN/$f.svg"
+	check "report.md embeds $f.png and links $f.svg" \
+		bash -c "grep -qF '![' '$RUN/report.md' && grep -qF '($f.png)' '$RUN/report.md' && grep -qF '($f.svg)' '$RUN/report.md'"
+done
+check "no temporary files left in the run" test -z "$(find "$RUN" -name '.plot.*')"
+
+base=$(grep -o '"base_version": "[^"]*"' "$RUN/params.json" | head -1 | cut -d'"' -f4)
+accel=$(grep -o '"accel": "[^"]*"' "$RUN/params.json" | cut -d'"' -f4)
+runid=$(grep -o '"run": "[^"]*"' "$RUN/params.json" | cut -d'"' -f4)
+check "report title names the run" grep -q "^# .*$runid" "$RUN/report.md"
+check "report names kernel $base and accelerator $accel" \
+	bash -c "grep -q 'Linux $base' '$RUN/report.md' && grep -qi '$accel' '$RUN/report.md'"
+check "livelock plot title names kernel and accelerator" \
+	bash -c "grep -q 'Linux $base' '$RUN/livelock.svg' && grep -qi '$accel guest' '$RUN/livelock.svg'"
+check "livelock axes say packets/s" grep -q 'offered load at the tap (packets/s' "$RUN/livelock.svg"
+
+sha256sum "$RUN"/*.png "$RUN"/*.svg "$RUN/report.md" >"$TMP/sums"
+check "plots/plot runs again" "$PLOT" "$RUN"
+check "rerun gives byte-identical plots and report" sha256sum --quiet -c "$TMP/sums"
+check "the source results directory is untouched" test "$(fingerprint)" = "$before"
+
+# ---- the report's numbers against lab/summarize and a plain sort ----
+summarize rx "$RUN" >"$TMP/summary.csv" 2>>"$T_LOG"
+VR=$(csv_col "$TMP/summary.csv" verdict_rate | head -1)
+echo "verdict rate: ${VR:-none}" >>"$T_LOG"
+for v in $(csv_col "$TMP/summary.csv" variant); do
+	lo=$(sumval "$TMP/summary.csv" "$v" mlfrr_lo)
+	hi=$(sumval "$TMP/summary.csv" "$v" mlfrr_hi)
+	check "report: $v MLFRR bracket = lab/summarize's" bash -c "$(declare -f cell); cell '$RUN/report.md' '$v' 2 '^## MLFRR' | tr -d , | grep -q '${lo:-below} .*${hi:-rate lost}'"
+	[ -n "$VR" ] || continue
+	c=$(cell "$RUN/report.md" "$v" 2)
+	check "report: $v delivered at the verdict rate = lab/summarize's" \
+		near "$(echo "$c" | cell_median)" "$(sumval "$TMP/summary.csv" "$v" delivered_pps)" 0.5
+	if [ "$(sumval "$TMP/summary.csv" "$v" reps)" -ge 2 ]; then
+		check "report: $v delivered CI = lab/summarize's" \
+			test "$(echo "$c" | cell_lo) $(echo "$c" | cell_hi)" = \
+			"$(sumval "$TMP/summary.csv" "$v" delivered_lo) $(sumval "$TMP/summary.csv" "$v" delivered_hi)"
+	fi
+	check "report: $v receiver CPU = lab/summarize's" \
+		near "$(cell "$RUN/report.md" "$v" 3 | cell_median)" "$(sumval "$TMP/summary.csv" "$v" recv_cpu)" 0.05
+	check "report: $v delivered at the verdict rate = median by sort" \
+		near "$(echo "$c" | cell_median)" "$(sort_median "$RUN/points.csv" "$v" "$VR")" 0.5
+done
+if [ -n "$VR" ]; then
+	check "report: names the verdict rate" grep -q "^\*\*$(echo "$VR" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta') pps\*\*" "$RUN/report.md"
+else
+	check "report: says there is no verdict point" grep -q '^\*\*No verdict point' "$RUN/report.md"
+fi
+
+# ---- claims ----
+claims_row()
+{
+	awk -v k="$2" '/^## / { sec = $0 } sec ~ /claims/ && index($0, k)' "$1"
+}
+VERDICT='\*\*(Reproduced|Partly reproduced|Not reproduced|Inconclusive|Not measured in this run)'
+for k in Dumazet Abeni Mogul d15121be7485; do
+	check "report: a verdict for the $k claim" \
+		bash -c "$(declare -f claims_row); claims_row '$RUN/report.md' $k | grep -qE '$VERDICT'"
+done
+
+# Mogul's verdict recomputed here: per repetition vanilla's delivered at
+# the verdict rate over its own peak; with n <= 5 the interval of the
+# median is min..max; against 0.5; the gate: softirq in irq context above
+# the receiver (medians).
+mogul_want()
+{
+	[ -n "$VR" ] || { echo Inconclusive; return; }
+	awk -F, -v vr="$VR" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["variant"] == "vanilla" && $c["pass"] == "tput" {
+			r = $c["rep"]; d = $c["delivered_pps"]
+			if (d > peak[r]) peak[r] = d
+			if ($c["rate_target"] == vr) { at[r] = d; s[++n] = $c["softirq_irqctx_cpu"]; u[n] = $c["recv_cpu"] }
+		}
+		function med(a, n,    i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j] < a[j - 1]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		END {
+			for (r in at) { q = at[r] / peak[r]; if (lo == "" || q < lo) lo = q; if (q > hi) hi = q; m++ }
+			if (m < 2 || m > 5) { print "skip"; exit }
+			g = (med(s, n) > med(u, n))
+			print (hi < 0.5 ? (g ? "Reproduced" : "Partly reproduced") : lo >= 0.5 ? "Not reproduced" : "Inconclusive")
+		}' "$RUN/points.csv"
+}
+want=$(mogul_want)
+if [ "$want" = skip ]; then
+	skip "report: Mogul verdict recomputed from the CSV" "more than 5 repetitions: the interval is not min..max"
+elif grep -q '^[^,]*,vanilla,' "$RUN/points.csv"; then
+	check "report: Mogul verdict is '$want', recomputed from the CSV" \
+		bash -c "[ -n '$want' ] && $(declare -f claims_row); claims_row '$RUN/report.md' Mogul | grep -qF '**$want'"
+fi
+
+# ---- latency: the report's numbers against the CSV (latency pass) ----
+LR=$(csv_col "$RUN/points.csv" pass | paste -d, - <(csv_col "$RUN/points.csv" rate_target) | awk -F, '$1 == "lat" { print $2 }' | sort -n | tail -1)
+lat_cell() { cell "$@" '^### At [0-9,]+ pps'; }
+# "≥ 1,000,000 [...]" -> "1000000 1"; "12,665 [...]" -> "12665 0"
+lat_value() { sed 's/^ *//; s/^\(≥\)\{0,1\} *\([0-9.,]*\).*/\2 \1/; s/,//g; s/ ≥$/ 1/; s/ $/ 0/'; }
+# lat_median <csv> <variant> <target> <column> <printf format> [<percentile>]:
+# the median by sort over the latency pass, printed as the report rounds
+# it, and 1 if it is lost-bounded (the upper middle value is); with MM=1
+# the min and max
+lat_median()
+{
+	awk -F, -v v="$2" -v r="$3" -v col="$4" -v q="${6:-}" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["variant"] == v && $c["rate_target"] == r && $c["pass"] == "lat" && $c[col] != "" {
+			print $c[col], (q != "" && index("+" $c["probe_lost_bounded"] "+", "+" q "+") ? 1 : 0) }' "$1" |
+		sort -k1,1n -k2,2n | awk -v f="$5" -v mm="${MM:-0}" '{ x[NR] = $1; b[NR] = $2 } END {
+			u = NR % 2 ? (NR + 1) / 2 : NR / 2 + 1
+			if (mm) printf f " " f "\n", x[1], x[NR]
+			else if (NR) printf f " %d\n", (NR % 2 ? x[u] : (x[u - 1] + x[u]) / 2), b[u] }'
+}
+if [ -n "$LR" ] && [ "$LR" = "${VR:-$LR}" ]; then
+	for v in $(csv_col "$RUN/points.csv" variant | awk '!s[$0]++'); do
+		for m in 2:probe_p50_us:p50 3:probe_p99_us:p99 4:probe_p999_us:p999 5:probe_loss_pct: \
+			6:tlat_p50_us: 7:tlat_p99_us: 8:tlat_max_us:; do
+			IFS=: read -r n col q <<<"$m"
+			f=%.0f; [ "$n" != 5 ] || f=%.1f
+			check "report: $v $col of the latency pass = median by sort (≥ where lost-bounded)" test \
+				"$(lat_cell "$RUN/report.md" "$v" "$n" | lat_value)" = "$(lat_median "$RUN/points.csv" "$v" "$LR" "$col" "$f" "$q")"
+		done
+	done
+	check "report: latency section says what a lost-bounded value is" grep -q 'marked ≥, a lower bound' "$RUN/report.md"
+else
+	skip "report: latency numbers against the CSV" "the latency pass (${LR:-none}) is not at the verdict rate (${VR:-none})"
+fi
+
+# drop_cols <regex> <dir>: points.csv of SRC without the matching columns;
+# set_cell <dir> <column> <value>: with that value in the first point
+drop_cols()
+{
+	copy_run "$2"
+	awk -F, -v re="$1" 'NR == 1 { for (i = 1; i <= NF; i++) keep[i] = $i !~ re }
+		{ s = ""; for (i = 1; i <= NF; i++) if (keep[i]) s = s (s == "" ? "" : ",") $i; print s }' \
+		"$SRC/points.csv" >"$2/points.csv"
+}
+set_cell()
+{
+	copy_run "$1"
+	awk -F, -v OFS=, -v k="$2" -v x="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		NR == 2 { $c[k] = x } { print }' "$SRC/points.csv" >"$1/points.csv"
+}
+# ---- an older format: no latency columns -> the other plots, report says so ----
+O=$TMP/no-latency
+drop_cols '^(probe_|tlat_)' "$O"
+check "no latency columns: plots/plot succeeds" "$PLOT" "$O"
+for f in $OLD_FIGS; do
+	check "no latency columns: $f.png and .svg written" eval "is_png '$O/$f.png' && is_svg '$O/$f.svg'"
+done
+check "no latency columns: no latency or tradeoff plot" \
+	test -z "$(find "$O" -name 'latency.*' -o -name 'tradeoff.*')"
+check "no latency columns: report says latency was not measured" \
+	grep -q '^Latency was not measured in this run' "$O/report.md"
+check "no latency columns: revert claim not measured" \
+	bash -c "$(declare -f claims_row); claims_row '$O/report.md' d15121be7485 | grep -qF '**Not measured in this run'"
+check "no latency columns: verdict point and MLFRR unchanged" \
+	bash -c "diff <(sed -n '/^## The verdict point/,/^## Published/p' '$RUN/report.md') <(sed -n '/^## The verdict point/,/^## Published/p' '$O/report.md')"
+sha256sum "$O"/*.png "$O"/*.svg "$O/report.md" >"$TMP/sums-old"
+"$PLOT" "$O" 2>>"$T_LOG"
+check "no latency columns: rerun byte-identical" sha256sum --quiet -c "$TMP/sums-old"
+
+# an empty timer percentile (no samples at a point) is allowed and counted
+set_cell "$TMP/blank-timer" tlat_p99_us ""
+check "an empty timer percentile is accepted" "$PLOT" "$TMP/blank-timer"
+
+# ---- later formats: extra columns at the end are fine ----
+X=$TMP/extra
+copy_run "$X"
+awk -F, 'NR == 1 { print $0 ",rr_p50_us,rr_p99_us,timer_max_us"; next } { print $0 ",12,40,300" }' \
+	"$SRC/points.csv" >"$X/points.csv"
+check "extra trailing columns (a later format) are accepted" "$PLOT" "$X"
+check "extra columns do not change the report's numbers" \
+	bash -c "diff <(sed -n '/^## The verdict point/,/^## Plots/p' '$RUN/report.md') <(sed -n '/^## The verdict point/,/^## Plots/p' '$X/report.md')"
+
+# ---- bad inputs: one clear error, non-zero, nothing written ----
+bad_case()
+{
+	local name=$1 pat=$2
+
+	refuse "refused: $name" "$pat" "$PLOT" "$TMP/bad-$name"
+	check "nothing written for: $name" nothing_written "$TMP/bad-$name"
+}
+mkdir -p "$TMP/bad-empty-dir"
+bad_case empty-dir "points.csv missing"
+copy_run "$TMP/bad-truncated"
+f=$TMP/bad-truncated/points.csv
+last=$(tail -1 "$f")
+head -n -1 "$SRC/points.csv" >"$f"
+printf '%s' "${last:0:$((${#last} / 2))}" >>"$f"
+bad_case truncated "truncated"
+copy_run "$TMP/bad-truncated-nl"
+f=$TMP/bad-truncated-nl/points.csv
+head -n -1 "$SRC/points.csv" >"$f"
+printf '%s\n' "${last:0:$((${#last} / 2))}" >>"$f"
+bad_case truncated-nl "has [0-9]+ fields, the header has"
+copy_run "$TMP/bad-older-format"
+sed -i '1s/delivered_pps/delivered/' "$TMP/bad-older-format/points.csv"
+bad_case older-format "lacks required column.*delivered_pps"
+drop_cols '^probe_p99_us$' "$TMP/bad-some-latency"
+bad_case some-latency "has some latency columns but lacks probe_p99_us"
+drop_cols '^(probe_|tlat_|flood_sent_total$|loss_pct$)' "$TMP/bad-pre-latency"
+bad_case pre-latency "lacks required column.*loss_pct"
+set_cell "$TMP/bad-bounded" probe_lost_bounded p98
+bad_case bounded "probe_lost_bounded is 'p98'"
+copy_run "$TMP/bad-header-only"
+head -1 "$SRC/points.csv" >"$TMP/bad-header-only/points.csv"
+bad_case header-only "no points"
+copy_run "$TMP/bad-empty-csv"
+: >"$TMP/bad-empty-csv/points.csv"
+bad_case empty-csv "is empty"
+copy_run "$TMP/bad-params"
+echo '{"format": 1, "run": ' >"$TMP/bad-params/params.json"
+bad_case params "params.json is not valid JSON"
+refuse "refused: nonexistent directory" "no such results directory" "$PLOT" "$TMP/nonexistent"
+check "nothing created for: nonexistent directory" test ! -e "$TMP/nonexistent"
+
+# a failure half-way (gnuplot broken) leaves nothing behind either
+copy_run "$TMP/bad-gnuplot"
+mkdir -p "$TMP/bin"
+printf '#!/bin/sh\necho "broken gnuplot" >&2\nexit 1\n' >"$TMP/bin/gnuplot"
+chmod +x "$TMP/bin/gnuplot"
+refuse "refused: gnuplot failing" "gnuplot failed" env PATH="$TMP/bin:$PATH" "$PLOT" "$TMP/bad-gnuplot"
+check "nothing written when gnuplot fails" nothing_written "$TMP/bad-gnuplot"
+
+[ "$T_FAILED" = 0 ]

@@ -1,0 +1,206 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The one verdict rule of plots/claims.awk on hand-made points.csv rows:
+# per-repetition ratios, the interval of their median against the claim's
+# threshold (entirely past: holds; entirely short: not; across:
+# inconclusive), the mechanism gates that separate reproduced from partly,
+# and the words that say why.  The report of a real run is checked in
+# tests/e2e/30-plots.t.
+set -u
+# shellcheck source=lab/lib/lib.sh
+. "$(dirname "$0")/../../lab/lib/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$LAB_TOP/tests/lib.sh"
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+VRATE=300000
+LRATE=
+
+claims()
+{
+	awk -v accel="${ACCEL:-tcg}" -v vrate="$VRATE" -v lrate="$LRATE" -f "$LAB_TOP/lab/lib/stats.awk" \
+		-f "$LAB_TOP/plots/fmt.awk" -f "$LAB_TOP/plots/claims.awk" "$TMP/points.csv"
+}
+status() { claims | awk -F'\t' -v k="$1" '$1 == k { print $2 }'; }
+expect_status()
+{
+	local desc=$1 id=$2 want=$3 have
+
+	have=$(status "$id")
+	printf '%s: want [%s] have [%s]\n' "$desc" "$want" "$have" >>"$T_LOG"
+	t_result "$([ "$want" = "$have" ] && echo 0 || echo 1)" "$desc"
+}
+# claim_says <id> <pattern> [<pattern not to match>]
+claim_says()
+{
+	local line
+
+	line=$(claims | grep "^$1	")
+	printf '%s\n' "$line" >>"$T_LOG"
+	printf '%s\n' "$line" | grep -q -- "$2" || return 1
+	[ -z "${3:-}" ] || ! printf '%s\n' "$line" | grep -q -- "$3"
+}
+
+# rows <variant> <rate> <key=v1,v2,v3,v4,v5 ...>: five repetitions of the
+# throughput pass, the i-th value of each list in repetition i (a single
+# value: the same in every repetition)
+rows()
+{
+	local v=$1 t=$2 r kv args k vals
+
+	shift 2
+	for r in 1 2 3 4 5; do
+		args="variant=$v rep=$r pass=tput rate_target=$t closure_ok=1"
+		for kv in "$@"; do
+			k=${kv%%=*}
+			vals=${kv#*=}
+			case $vals in
+			*,*) args="$args $k=$(echo "$vals" | cut -d, -f$r)" ;;
+			*) args="$args $k=$vals" ;;
+			esac
+		done
+		# shellcheck disable=SC2086 # name=value words
+		point_row $args
+	done
+}
+
+# A healthy set: vanilla livelocks past 100k, the fix gives 20x with a
+# 47/53 split, threaded-napi keeps 90 % of its peak.
+base()
+{
+	point_header
+	rows vanilla 100000 delivered_pps=90000 recv_cpu=30 softirq_irqctx_cpu=40
+	rows vanilla 300000 delivered_pps=2000,2100,1900,2200,1800 recv_cpu=3 softirq_irqctx_cpu=80
+	rows ksoftirqd-fix 100000 delivered_pps=95000
+	rows ksoftirqd-fix 300000 delivered_pps=40000,42000,39000,41000,40500 recv_cpu=40 ksoftirqd_cpu=45
+	rows threaded-napi 100000 delivered_pps=99000
+	rows threaded-napi 300000 delivered_pps=90000,91000,89000,92000,90500 napi_cpu=45 net_rx_softirq_ps=0
+}
+base >"$TMP/points.csv"
+expect_status "claims: fix 20x vanilla in every repetition, ksoftirqd busy, 47/53 split -> Dumazet reproduced" \
+	dumazet reproduced
+check "claims: Dumazet gives the paired ratio with its interval and coverage" \
+	claim_says dumazet 'ksoftirqd-fix/vanilla delivered at the verdict rate 300,000 pps: 20.00 \[18.64–22.50\] (94 % CI, n=5)'
+check "claims: a TCG run explains why absolute rates differ" claim_says dumazet 'TCG'
+ACCEL=kvm check "claims: a KVM run words it for KVM, not TCG" claim_says dumazet 'KVM guest' TCG
+expect_status "claims: threaded-napi at ~0.9 of its peak -> Abeni reproduced" abeni reproduced
+expect_status "claims: vanilla at ~0.02 of its peak, softirq over the receiver -> Mogul reproduced" \
+	mogul reproduced
+check "claims: Mogul says the curve does not rise again past the peak" \
+	claim_says mogul 'past its peak the delivered rate does not rise again'
+expect_status "claims: no latency pass -> revert not measured" revert not-measured
+
+# Pairing: the machine drifts between repetitions (both variants 10k..50k),
+# the ratio does not (2.5 in each): unpaired intervals would overlap.
+{
+	point_header
+	rows vanilla 300000 delivered_pps=10000,20000,30000,40000,50000 softirq_irqctx_cpu=80 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=25000,50000,75000,100000,125000 recv_cpu=40 ksoftirqd_cpu=45
+} >"$TMP/points.csv"
+expect_status "claims: drift between repetitions, a steady 2.5x ratio -> Dumazet reproduced (paired)" \
+	dumazet reproduced
+
+# Dumazet: the ratio's interval across 2, short of 2, the gates
+{
+	point_header
+	rows vanilla 300000 delivered_pps=10000 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=15000,18000,25000,22000,30000 recv_cpu=40 ksoftirqd_cpu=45
+} >"$TMP/points.csv"
+expect_status "claims: ratio 1.5..3, across 2 -> Dumazet inconclusive" dumazet inconclusive
+{
+	point_header
+	rows vanilla 300000 delivered_pps=10000 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=12000,13000,15000,14000,11000 recv_cpu=40 ksoftirqd_cpu=45
+} >"$TMP/points.csv"
+expect_status "claims: ratio 1.1..1.5, short of 2 -> Dumazet not reproduced" dumazet not-reproduced
+{
+	point_header
+	rows vanilla 300000 delivered_pps=2000 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=40000 recv_cpu=40 ksoftirqd_cpu=5
+} >"$TMP/points.csv"
+expect_status "claims: 20x but ksoftirqd/0 at 5 % -> Dumazet partly (mechanism gate)" dumazet partly
+check "claims: partly names the gate" claim_says dumazet 'ksoftirqd/0 carries less than 10 %'
+{
+	point_header
+	rows vanilla 300000 delivered_pps=2000 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=40000 recv_cpu=5 ksoftirqd_cpu=45
+} >"$TMP/points.csv"
+expect_status "claims: 20x, 10/90 split -> Dumazet partly (split)" dumazet partly
+check "claims: partly says the split is outside 35–65 %" claim_says dumazet 'not within 35–65 %'
+{
+	point_header
+	rows vanilla 300000 delivered_pps=2000 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=40000 recv_cpu=40 ksoftirqd_cpu=45 closure_ok=1,1,0,1,1
+} >"$TMP/points.csv"
+expect_status "claims: 20x, a repetition whose books do not close -> Dumazet partly" dumazet partly
+check "claims: the split is withheld where the books do not close" \
+	claim_says dumazet 'the split is not measurable: the CPU books of ksoftirqd-fix do not close' 'receiver/ksoftirqd [0-9]'
+
+# Verdict point and presence
+base >"$TMP/points.csv"
+VRATE='' expect_status "claims: no verdict point -> Dumazet inconclusive" dumazet inconclusive
+VRATE='' check "claims: ... and says there is no verdict point" claim_says mogul 'no verdict point'
+grep -v '^[0-9]*,ksoftirqd-fix,' "$TMP/points.csv" | awk -F, 'NR == 1 || $2 != "ksoftirqd-fix"' >"$TMP/p2.csv"
+mv "$TMP/p2.csv" "$TMP/points.csv"
+expect_status "claims: no ksoftirqd-fix -> Dumazet not measured" dumazet not-measured
+check "claims: 'not measured in this run' in words" claim_says dumazet 'not measured in this run'
+
+# Mogul and Abeni: not reproduced, partly, a curve that rises again
+{
+	point_header
+	rows vanilla 100000 delivered_pps=90000 recv_cpu=30 softirq_irqctx_cpu=40
+	rows vanilla 300000 delivered_pps=85000,80000,88000,82000,84000 recv_cpu=30 softirq_irqctx_cpu=60
+	rows threaded-napi 100000 delivered_pps=99000
+	rows threaded-napi 300000 delivered_pps=30000,35000,28000,32000,31000 napi_cpu=45
+} >"$TMP/points.csv"
+expect_status "claims: vanilla at ~0.9 of its peak -> Mogul not reproduced" mogul not-reproduced
+expect_status "claims: threaded-napi at ~0.3 of its peak -> Abeni not reproduced" abeni not-reproduced
+{
+	point_header
+	rows vanilla 100000 delivered_pps=90000 recv_cpu=30 softirq_irqctx_cpu=40
+	rows vanilla 300000 delivered_pps=9000 recv_cpu=50 softirq_irqctx_cpu=30
+	rows vanilla 500000 delivered_pps=20000 recv_cpu=50 softirq_irqctx_cpu=30
+	rows threaded-napi 100000 delivered_pps=99000
+	rows threaded-napi 300000 delivered_pps=90000 napi_cpu=5
+} >"$TMP/points.csv"
+expect_status "claims: vanilla at 0.1 of its peak but the receiver out-runs softirq -> Mogul partly" \
+	mogul partly
+check "claims: Mogul names the rate where the curve rises again" claim_says mogul 'rises again (> 10 %) at 500,000 pps'
+expect_status "claims: threaded-napi at 0.9 of its peak, napi threads at 5 % -> Abeni partly" abeni partly
+
+# The revert: the latency pass at LRATE, the probe's tail paired per
+# repetition; a p99 at the timeout hands over to the loss.
+lat_rows()
+{
+	local v=$1 p99=$2 loss=$3 lb=$4 r
+
+	for r in 1 2 3 4 5; do
+		point_row variant="$v" rep="$r" pass=lat rate_target=300000 probe_p99_us="$p99" \
+			probe_loss_pct="$loss" probe_lost_bounded="$lb"
+	done
+}
+{
+	base | tail -n +2 | cat <(point_header) -
+	lat_rows vanilla 20000 0.2 none
+	lat_rows ksoftirqd-fix 60000 0.5 none
+	lat_rows threaded-napi 10000 0.1 none
+} >"$TMP/points.csv"
+LRATE=300000
+expect_status "revert: fix's p99 3x vanilla's and 6x threaded-napi's, napi delivers 2x fix -> reproduced" \
+	revert reproduced
+check "revert: the verdict names both halves" claim_says revert 'latency half.*holds; throughput half.*holds'
+{
+	base | tail -n +2 | cat <(point_header) -
+	lat_rows vanilla 1000000 5 p99+p999+max
+	lat_rows ksoftirqd-fix 1000000 2 p99+p999+max
+	lat_rows threaded-napi 10000 0.1 none
+} >"$TMP/points.csv"
+expect_status "revert: p99s at the timeout, fix loses fewer probes than vanilla -> partly (throughput half)" \
+	revert partly
+check "revert: with a p99 at the timeout the loss decides" claim_says revert 'probe loss'
+check "revert: a probe that did not detect the cost does not show it absent" \
+	claim_says revert 'did not detect the latency cost'
+LRATE=
+
+[ "$T_FAILED" = 0 ]

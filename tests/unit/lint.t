@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The field's linters on the lab's own code, each clean:
+#   ShellCheck, with .shellcheckrc, on every shell script and sourced file
+#   scripts/checkpatch.pl --no-tree -f on lab/tools/*.[ch], with the
+#   exceptions below, each with its reason
+# and the experiments' meta files list exactly their options and columns.
+set -u
+# shellcheck source=lab/lib/lib.sh
+. "$(dirname "$0")/../../lab/lib/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$LAB_TOP/tests/lib.sh"
+
+cd "$LAB_TOP" || exit 1
+
+# Every file of the repository that is shell: by name or by shebang.
+shell_files()
+{
+	local f
+
+	{ git ls-files; git ls-files --others --exclude-standard; } | sort -u |
+		while read -r f; do
+			[ -f "$f" ] || continue
+			case $f in
+			*.sh|*.t) echo "$f" ;;
+			*.*) ;;
+			*) head -1 "$f" | grep -qE '^#!/bin/(ba)?sh' && echo "$f" ;;
+			esac
+		done
+}
+
+if command -v shellcheck >/dev/null; then
+	for f in $(shell_files); do
+		check "shellcheck: $f" shellcheck -x "$f"
+	done
+else
+	skip "shellcheck" "shellcheck not installed (make deps)"
+fi
+
+# checkpatch.pl and its data files, from the kernel tree the lab builds
+# from (build/linux), else straight from the tarball.
+checkpatch()
+{
+	local dir=$LAB_BUILD/checkpatch tarball=/usr/src/linux-source-6.12.tar.xz
+
+	if [ -f "$LAB_BUILD/linux/scripts/checkpatch.pl" ]; then
+		echo "$LAB_BUILD/linux/scripts/checkpatch.pl"
+		return
+	fi
+	if [ ! -f "$dir/scripts/checkpatch.pl" ] && [ -f "$tarball" ]; then
+		mkdir -p "$dir"
+		tar -xJf "$tarball" -C "$dir" --strip-components=1 --wildcards \
+			'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+			'*/scripts/const_structs.checkpatch' >>"$T_LOG" 2>&1
+	fi
+	[ -f "$dir/scripts/checkpatch.pl" ] && echo "$dir/scripts/checkpatch.pl"
+}
+
+# What the kernel's rules do not fit in user-space tools, and why:
+#   SPLIT_STRING             usage texts are paragraphs wrapped at 80
+#                            columns; the rule keeps kernel log messages
+#                            greppable, and no tool message is split
+#   VOLATILE                 volatile sig_atomic_t is what C11 prescribes
+#                            for a flag set by a signal handler
+#   EMBEDDED_FUNCTION_NAME   "usage" in the usage text is the word, not
+#                            the function's name
+#   PREFER_DEFINED_ATTRIBUTE_MACRO  user space has no __noreturn or
+#                            __printf macros; the attributes are spelled out
+#   STRCPY                   strscpy() is the kernel's, not libc's
+IGNORE=SPLIT_STRING,VOLATILE,EMBEDDED_FUNCTION_NAME,PREFER_DEFINED_ATTRIBUTE_MACRO,STRCPY
+cp=$(checkpatch)
+if [ -n "$cp" ]; then
+	for f in lab/tools/*.c lab/tools/*.h; do
+		check "checkpatch --no-tree -f: $f" bash -c "perl '$cp' --no-tree -f -q --ignore $IGNORE '$f' | tee -a '$T_LOG' | grep -q . && exit 1 || exit 0"
+	done
+else
+	skip "checkpatch" "no kernel tree and no /usr/src/linux-source-6.12.tar.xz (make deps)"
+fi
+
+# meta: its "column" lines are exactly point.awk's header, in order; its
+# "parameter" lines name options the experiment's --help lists.
+meta_columns()
+{
+	awk -F'\t' '/^column / { sub(/^column /, "", $1); print $1 }' "lab/exp/$1/meta" | paste -sd,
+}
+for e in rx tx; do
+	check "lab/exp/$e/meta lists every points.csv column, in order" test \
+		"$(meta_columns "$e")" = \
+		"$(awk -v header=1 -f lab/lib/snapshot.awk -f "lab/exp/$e/point.awk")"
+done
+for e in rx tx soak; do
+	prog=$(awk '/^entry / { print $2 }' "lab/exp/$e/meta")
+	help=$("$prog" --help 2>&1)
+	check "lab/exp/$e/meta: every parameter's option is in $prog --help" bash -c '
+		awk -F"\t" "/^parameter / { print \$2 }" "lab/exp/'"$e"'/meta" | while read -r o; do
+			grep -qE -- "(^| )$o[ ,]" <<<"$1" || { echo "no $o" >&2; exit 1; }
+		done' _ "$help"
+done

@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# lab/lib/stats.awk, lab/exp/rx/point.awk and summarize.awk against inputs whose
+# answers are known by hand.
+set -u
+# shellcheck source=lab/lib/lib.sh
+. "$(dirname "$0")/../../lab/lib/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$LAB_TOP/tests/lib.sh"
+
+stats()
+{
+	awk -f "$LAB_TOP/lab/lib/stats.awk" -f <(echo "BEGIN { $1 }")
+}
+
+expect()
+{
+	local desc=$1 want=$2 have=$3
+
+	printf '%s: want [%s] have [%s]\n' "$desc" "$want" "$have" >>"$T_LOG"
+	t_result "$([ "$want" = "$have" ] && echo 0 || echo 1)" "$desc"
+}
+
+expect "median of odd count" 3 \
+	"$(stats 'n = split("5 1 3", a, " "); print median(a, n)')"
+expect "median of even count" 2.5 \
+	"$(stats 'n = split("4 1 3 2", a, " "); print median(a, n)')"
+expect "median CI for n=3 is min..max with 75 % coverage" "1 5 0.75" \
+	"$(stats 'n = split("5 1 3", a, " "); median(a, n); median_ci(a, n); print ci_lo, ci_hi, ci_cov')"
+# n = 10: k = 2 gives 1 - 2 * P(X <= 1) = 0.9785, k = 3 gives 0.8906 < 0.95
+expect "median CI for n=10 drops one sample each side (97.9 %)" "2 9 0.979" \
+	"$(stats 'n = split("10 9 8 7 6 5 4 3 2 1", a, " "); median(a, n); median_ci(a, n); printf "%s %s %.3f\n", ci_lo, ci_hi, ci_cov')"
+
+raw=$(mktemp)
+sum=$(mktemp -d)
+trap 'rm -rf "$raw" "$raw".* "$sum"' EXIT
+# A point whose answers are known by hand.  Window C..D: 2 s of one CPU
+# (hz 100: 200 ticks).  /proc/stat: idle 20 ticks, irq 10 ticks (0.1 s of
+# hardirq); PSI irq time 0.4 s, so softirq in irq context is 0.3 s; the
+# tasks ran 2 - 0.2 - 0.4 = 1.4 s (receiver 1.0, ksoftirqd 0.2, sampler
+# 0.05, others 0.15): the books close exactly.  /proc/stat's softirq
+# column (50 ticks) is tick-sampled and not used.
+cat >"$raw" <<'RAW'
+meta.run=T meta.variant=vanilla meta.rep=1 meta.rate=10000 meta.pass=tput meta.slot=2 meta.settle_s=2.0 meta.settle_idle=97.0
+A.t_ns=0 A.clocksource=tsc A.ncpu=1 A.hz=100 A.cpu_user=0 A.cpu_system=0 A.cpu_softirq=0 A.cpu_idle=0 A.nic_rx_packets=0 A.udp_in=0 A.sink_packets=0 A.udp_rcvbuferrors=0
+tapA.tap_tx_packets=0 tapA.tap_tx_dropped=0
+hostA.qemu_main_run_ns=0
+C.t_ns=1000000000 C.clocksource=tsc C.ncpu=1 C.hz=100 C.cpu_user=0 C.cpu_system=0 C.cpu_irq=0 C.cpu_softirq=0 C.cpu_idle=0 C.psi_irq_ok=1 C.psi_irq_us=1000000 C.tasks_run_ns=5000000000 C.nic_rx_packets=1000 C.udp_in=900 C.sink_packets=800 C.sink_run_ns=0 C.sink_wait_ns=0 C.ksoftirqd_run_ns=0 C.sampler_run_ns=0 C.net_rx_softirqs=0 C.udp_rcvbuferrors=0
+tapC.t_ns=1000000000 tapC.tap_tx_packets=1000 tapC.tap_tx_dropped=0
+hostC.qemu_main_run_ns=0 hostC.qemu_main_wait_ns=0 hostC.flood_run_ns=0
+D.t_ns=3000000000 D.clocksource=tsc D.ncpu=1 D.hz=100 D.cpu_user=10 D.cpu_system=110 D.cpu_irq=10 D.cpu_softirq=50 D.cpu_idle=20 D.psi_irq_ok=1 D.psi_irq_us=1400000 D.tasks_run_ns=6400000000 D.nic_rx_packets=21000 D.udp_in=10900 D.sink_packets=10800 D.sink_run_ns=1000000000 D.sink_wait_ns=400000000 D.ksoftirqd_run_ns=200000000 D.sampler_run_ns=50000000 D.net_rx_softirqs=400 D.napi_threads=0 D.udp_rcvbuferrors=10000
+tapD.t_ns=3000000000 tapD.tap_tx_packets=19100 tapD.tap_tx_dropped=2000
+hostD.qemu_main_run_ns=1000000000 hostD.qemu_main_wait_ns=600000000 hostD.flood_run_ns=500000000
+flood.sent=30000 flood.errors=0 flood.rate_pps=10000 flood.batch=1
+B.t_ns=4000000000 B.clocksource=tsc B.nic_rx_packets=25000 B.udp_in=12000 B.sink_packets=12000 B.udp_rcvbuferrors=13000
+tapB.tap_tx_packets=25000 tapB.tap_tx_dropped=5000
+RAW
+point()
+{
+	awk -v header=1 -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk"
+	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$1"
+}
+point "$raw" >"$raw.csv"
+expect "point: offered = tap accepted + tap dropped over the window" 10050 "$(csv_col "$raw.csv" offered_pps)"
+expect "point: NIC rx rate" 10000 "$(csv_col "$raw.csv" nic_rx_pps)"
+expect "point: delivered rate" 5000 "$(csv_col "$raw.csv" delivered_pps)"
+expect "point: softirq share of guest CPU" 25.0 "$(csv_col "$raw.csv" cpu_softirq)"
+expect "point: receiver CPU share from run time" 50.0 "$(csv_col "$raw.csv" recv_cpu)"
+expect "point: totals from the idle snapshots" "25000,12000,12000" \
+	"$(printf '%s,%s,%s' "$(csv_col "$raw.csv" nic_rx_total)" "$(csv_col "$raw.csv" udp_in_total)" "$(csv_col "$raw.csv" delivered_total)")"
+expect "point: loss is exact, flood packets that missed the receiver" 60.00 "$(csv_col "$raw.csv" loss_pct)"
+expect "point: the books close (residual 0, within +-3 %)" "0.0 1" \
+	"$(csv_col "$raw.csv" closure_pct) $(csv_col "$raw.csv" closure_ok)"
+expect "point: softirq in irq context = PSI irq time - hardirq, irq time accounted" "15.0 1" \
+	"$(csv_col "$raw.csv" softirq_irqctx_cpu) $(csv_col "$raw.csv" irqtime)"
+expect "point: where the CPU went (ksoftirqd hardirq idle sampler other)" "10.0 5.0 10.0 2.5 7.5" \
+	"$(for k in ksoftirqd_cpu hardirq_cpu idle_cpu sampler_cpu other_cpu; do csv_col "$raw.csv" $k; done | xargs)"
+expect "point: receiver's run delay share and CPU per delivered packet" "20.0 100.00" \
+	"$(csv_col "$raw.csv" recv_wait_pct) $(csv_col "$raw.csv" recv_us_per_pkt)"
+expect "point: gates: generator +0.5 % (on target), guest 10 % idle (not saturated)" "0.50 1 0" \
+	"$(csv_col "$raw.csv" gen_err_pct) $(csv_col "$raw.csv" gate_gen) $(csv_col "$raw.csv" gate_idle)"
+expect "point: QEMU main loop ran 50 %, waited 30 % of the host window; flooder 25 %" "50.0 30.0 25.0" \
+	"$(csv_col "$raw.csv" qemu_main_run_pct) $(csv_col "$raw.csv" qemu_main_wait_pct) $(csv_col "$raw.csv" flood_run_pct)"
+expect "point: pass, slot and settling recorded" "tput 2 2.0 97.0" \
+	"$(for k in pass slot settle_s settle_idle; do csv_col "$raw.csv" $k; done | xargs)"
+expect "point: no latency columns in the throughput pass" "" "$(csv_col "$raw.csv" probe_sent)"
+# A doctored snapshot: the receiver's run time includes the softirq time
+# run in irq context on its behalf (IRQ time accounting off), so the
+# tasks' sum counts it twice.
+sed 's/D.tasks_run_ns=6400000000/D.tasks_run_ns=6700000000/; s/D.sink_run_ns=1000000000/D.sink_run_ns=1300000000/' \
+	"$raw" >"$raw.doctored"
+point "$raw.doctored" >"$raw.dcsv"
+expect "point: runtime including softirq time breaks the closure (+15 %, flagged)" "15.0 0" \
+	"$(csv_col "$raw.dcsv" closure_pct) $(csv_col "$raw.dcsv" closure_ok)"
+sed 's/D.psi_irq_ok=1/D.psi_irq_ok=0/' "$raw" >"$raw.nopsi"
+point "$raw.nopsi" >"$raw.ncsv"
+expect "point: without PSI the books are not closed (empty, not ok)" ",0" \
+	"$(csv_col "$raw.ncsv" closure_pct),$(csv_col "$raw.ncsv" closure_ok)"
+sed 's/D.clocksource=tsc/D.clocksource=hpet/' "$raw" >"$raw.cs"
+refuse "point: a clocksource change during the point fails it, naming both" \
+	"clocksource changed during the point \(tsc at A, hpet at D\)" \
+	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.cs"
+refuse "point: a raw file without a window is refused" "missing or empty window" \
+	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" /dev/null
+
+# summarize: the verdict rate is the highest rate every variant passes
+# the gates at; the MLFRR is a bracket of medians of the loss.
+row()
+{
+	point_row "$@"
+}
+{
+	awk -v header=1 -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk"
+	for rep in 1 2 3; do
+		for v in a b; do
+			# 30k: both idle; 100k: both saturated; 300k: b saturated but
+			# a's generator 3 % short; unlimited: never a verdict point
+			row run=T variant=$v pass=tput rep=$rep rate_target=30000 offered_pps=30000 delivered_pps=30000 idle_cpu=50 gen_err_pct=0.1 loss_pct="$([ "$rep" = 1 ] && echo 1.00 || echo 0.20)"
+			row run=T variant=$v pass=tput rep=$rep rate_target=100000 offered_pps=100000 delivered_pps=$((rep * 1000)) recv_cpu=$((rep * 10)) idle_cpu=$((rep + 1)) gen_err_pct=-0.3 loss_pct=50
+			row run=T variant=$v pass=tput rep=$rep rate_target=300000 offered_pps=300000 delivered_pps=1000 idle_cpu=1 gen_err_pct="$([ "$v" = a ] && echo -3 || echo 0)" loss_pct=99
+			row run=T variant=$v pass=tput rep=$rep rate_target=0 offered_pps=900000 delivered_pps=1000 idle_cpu=0 loss_pct=99
+			# a latency-pass row, not part of the summary
+			row run=T variant=$v pass=lat rep=$rep rate_target=100000 offered_pps=100000 delivered_pps=99999 idle_cpu=1 loss_pct=0
+		done
+	done
+} >"$sum/points.csv"
+summarize rx "$sum" >"$sum/summary.csv" 2>>"$T_LOG"
+cat "$sum/summary.csv" >>"$T_LOG"
+expect "summary: verdict rate is the highest rate every variant passes the gates" "100000 100000" \
+	"$(csv_col "$sum/summary.csv" verdict_rate | xargs)"
+expect "summary: MLFRR bracket from the median loss" "30000 100000" \
+	"$(csv_col "$sum/summary.csv" mlfrr_lo | head -1) $(csv_col "$sum/summary.csv" mlfrr_hi | head -1)"
+expect "summary: delivered at the verdict rate, median [min-max], throughput pass only" "2000 1000 3000" \
+	"$(csv_col "$sum/summary.csv" delivered_pps | head -1) $(csv_col "$sum/summary.csv" delivered_lo | head -1) $(csv_col "$sum/summary.csv" delivered_hi | head -1)"
+expect "summary: receiver CPU at the verdict rate" 20 "$(csv_col "$sum/summary.csv" recv_cpu | head -1)"
+{ head -1 "$sum/points.csv" | sed 's/delivered_pps/delivered/'; sed -n 2p "$sum/points.csv"; } >"$sum/old.csv"
+mkdir -p "$sum/old" && mv "$sum/old.csv" "$sum/old/points.csv"
+refuse "summary: an older CSV format is refused" "unknown header" summarize rx "$sum/old"
+mkdir -p "$sum/empty"
+refuse "summary: an empty results directory is refused" "missing or empty" summarize rx "$sum/empty"
+[ "$T_FAILED" = 0 ]
