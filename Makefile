@@ -31,7 +31,8 @@ initramfs: tools
 run: initramfs
 	@lab/run $(RUN_OPTS)
 
-# lab/run plots its run and writes its report itself
+# lab/run plots its run and writes its report itself; DEFENCES=all adds
+# every setting variant of lab/exp/rx/defences (the defences of 6.12)
 lab: kernels initramfs
 	@lab/run $(RUN_OPTS)
 

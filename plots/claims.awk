@@ -93,7 +93,8 @@ function ratio(nv_, nk, dv_, dk, set,    r, a, b, n) {
 		if (set == "L") {
 			if (!((nv_, r, "variant") in L) || !((dv_, r, "variant") in L))
 				continue
-			a = L[nv_, r, nk]; b = L[dv_, r, dk]
+			a = nk == "loss" ? lossrate(nv_, r) : L[nv_, r, nk]
+			b = dk == "loss" ? lossrate(dv_, r) : L[dv_, r, dk]
 		} else {
 			if (!((nv_, r, "variant") in V))
 				continue
@@ -290,6 +291,14 @@ function mogul(    claim, pub, why, meas, j, g, r, a, n, s) {
 	    (j > 0 && !g ? "; but softirq in irq context does not take more CPU than the receiver" : "") ".")
 }
 
+# The lost share of v's probes in repetition r, a loss of none counted as
+# at most one probe ((lost + 1) / (sent + 1)), so that a ratio against a
+# variant that lost nothing stays finite.
+function lossrate(v, r,    sent) {
+	sent = L[v, r, "probe_sent"] + 0
+	return (L[v, r, "probe_loss_pct"] / 100 * sent + 1) / (sent + 1)
+}
+
 # the probe's tail of v vs x at the latency rate: p99 ratio, or the loss
 # ratio when a p99 is lost-bounded (at the timeout); sets tail_what
 function tail_ratio(v, x,    r, b) {
@@ -297,8 +306,8 @@ function tail_ratio(v, x,    r, b) {
 	for (r = 1; r <= maxrep; r++)
 		if (L[v, r, "probe_lost_bounded"] ~ /p99/ || L[x, r, "probe_lost_bounded"] ~ /p99/)
 			b = 1
-	tail_what = b ? "probe loss" : "probe p99"
-	return ratio(v, b ? "probe_loss_pct" : "probe_p99_us", x, b ? "probe_loss_pct" : "probe_p99_us", "L")
+	tail_what = b ? "probe loss (lost + 1)/(sent + 1)" : "probe p99"
+	return ratio(v, b ? "loss" : "probe_p99_us", x, b ? "loss" : "probe_p99_us", "L")
 }
 
 function revert(    claim, pub, why, meas, jv, jn, jt, lat, thr, st, s) {

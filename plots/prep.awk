@@ -326,7 +326,7 @@ function styles(    fixed, i, s, nxt, n) {
 		if (order[i] in fixed)
 			n = fixed[order[i]]
 		else
-			n = (nxt++ - 1) % 8 + 1
+			n = (nxt++ - 1) % 12 + 1
 		s = s (i > 1 ? " " : "") n
 	}
 	return s

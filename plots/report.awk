@@ -36,7 +36,14 @@ f == 2 {
 
 f == 3 { C[++nc] = $0; next }
 
-f == 4 {
+f == 5 {
+	t = index($0, "\t")
+	DEF[++ndef] = substr($0, 1, t - 1)
+	DSENT[ndef] = substr($0, t + 1)
+	next
+}
+
+f == 4 && FILENAME ~ /params\.tsv$/ {
 	t = index($0, "\t")
 	k = substr($0, 1, t - 1)
 	P[k] = substr($0, t + 1)
@@ -283,9 +290,39 @@ function params(    i, j, line, sep) {
 	print ""
 }
 
+# The defences: every variant at the verdict point (throughput) and the
+# latency pass, then a sentence per setting variant (plots/defences.awk).
+function defences(    i, v, j, k) {
+	if (ndef == 0)
+		return
+	print "## Livelock defences at the verdict point\n"
+	printf "The kernels and the setting variants of `lab/exp/rx/defences`: the throughput " \
+	       "pass at %s, the latency pass at %s; medians [CI].\n\n",
+		vrate == "" ? "no verdict rate (none passed every variant's gates)" : "the verdict rate, " thou(vrate) " pps",
+		lrate == "" ? "no rate" : thou(lrate) " pps"
+	print "| Variant | Boots | Settings | Delivered (pps) | Receiver CPU (%) | Receiver run delay (%) | " \
+	      "µs/packet | Probe loss (%) | Probe p99 (µs) | Timer p99 (µs) |"
+	print "|---|---|---|---|---|---|---|---|---|---|"
+	for (i = 1; i <= ns; i++) {
+		v = S[i, "variant"]
+		j = vrate == "" ? 0 : rrow(v, vrate)
+		k = lrate == "" ? 0 : rrow(v, lrate)
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", v,
+			K[v, "kernel"] == "" ? v : K[v, "kernel"], K[v, "settings"] == "" ? "–" : "`" K[v, "settings"] "`",
+			mcell(j, "delivered", "pps"), mcell(j, "recv_cpu", "pct"), mcell(j, "recv_wait", "pct"),
+			mcell(j, "recv_us_per_pkt", "us"), k ? loss_cell(k) : "–", k ? lat_cell(k, "probe_p99") : "–",
+			k ? lat_cell(k, "tlat_p99") : "–"
+	}
+	print ""
+	for (i = 1; i <= ndef; i++)
+		print "- " DSENT[i]
+	print ""
+}
+
 END {
 	header()
 	verdict_point()
+	defences()
 	mlfrr()
 	claims()
 	latency_section()

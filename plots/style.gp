@@ -20,11 +20,15 @@ set output out
 
 # one colour and marker per variant, the same in every plot (plots/prep.awk
 # gives the lab's variants fixed ones in vstyles)
-vcolors = "#c0392b #1f6fb4 #2a9d3a #8e44ad #e67e22 #16a085 #7f8c8d #d35490"
-do for [i = 1:8] {
+# (the last four, for a run with the setting variants, dashed)
+vcolors = "#c0392b #1f6fb4 #2a9d3a #8e44ad #e67e22 #16a085 #7f8c8d #d35490 #b7950b #5d6d7e #117864 #784212"
+do for [i = 1:12] {
 	set style line i lc rgb word(vcolors, i) lw 2 pt (i == 1 ? 7 : i == 2 ? 5 : i == 3 ? 9 : i + 3) ps 1.1
+	if (i > 8) {
+		set style line i dashtype 2
+	}
 }
-vstyle(i) = exists("vstyles") ? word(vstyles, i) + 0 : (i - 1) % 8 + 1
+vstyle(i) = exists("vstyles") ? word(vstyles, i) + 0 : (i - 1) % 12 + 1
 
 set border 3
 set tics nomirror

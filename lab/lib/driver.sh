@@ -80,11 +80,14 @@ last_row_col()
 		{ print $c[k] }'
 }
 
-# One variant's kernel as JSON: its info stamp and guest command line.
+# One variant's kernel as JSON: its info stamp, guest command line and, for
+# a setting variant, the kernel variant it boots and its settings.
 kernel_json()
 {
 	jq -Rn --arg cmdline "$(variant_cmdline "$1" | sed 's/^ //')" \
-		'[inputs | capture("^(?<key>[^=]+)=(?<value>.*)$")] | from_entries + {cmdline: $cmdline}' \
+		--arg kernel "$(variant_kernel "$1")" --arg settings "$(variant_settings "$1" | paste -sd' ')" \
+		'[inputs | capture("^(?<key>[^=]+)=(?<value>.*)$")] | from_entries + {cmdline: $cmdline}
+		 + (if $settings == "" then {} else {kernel: $kernel, settings: $settings} end)' \
 		<"$(kernel_dir "$1")/info"
 }
 

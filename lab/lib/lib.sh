@@ -11,6 +11,7 @@ LAB_BUILD=${LAB_BUILD:-$LAB_TOP/build}
 LAB_RESULTS=${LAB_RESULTS:-$LAB_TOP/results}
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/livelock-lab}
 LAB_VARIANTS_FILE=${LAB_VARIANTS_FILE:-$LAB_TOP/lab/kernel/variants}
+LAB_DEFENCES_FILE=${LAB_DEFENCES_FILE:-$LAB_TOP/lab/exp/rx/defences}
 
 LAB_PROG=${LAB_PROG:-$(basename "$0")}
 
@@ -116,6 +117,42 @@ check_variants()
 	[ $# -gt 0 ] || die "no variant given (known: ${known% })"
 	for v; do
 		known_variants | grep -qxF -- "$v" ||
+			die "unknown variant '$v' (known: ${known% })"
+	done
+}
+
+# Setting variants (lab/exp/rx/defences): a kernel variant booted with
+# settings, "name <TAB> kernel <TAB> setting...".
+known_setting_variants()
+{
+	awk -F'\t' '!/^[[:space:]]*(#|$)/ { print $1 }' "$LAB_DEFENCES_FILE" 2>/dev/null
+}
+
+# the kernel variant a (kernel or setting) variant boots
+variant_kernel()
+{
+	local k
+
+	k=$(awk -F'\t' -v v="$1" '$1 == v { print $2; exit }' "$LAB_DEFENCES_FILE" 2>/dev/null)
+	echo "${k:-$1}"
+}
+
+# its settings, one per line (none for a kernel variant)
+variant_settings()
+{
+	awk -F'\t' -v v="$1" '$1 == v { n = split($3, s, " "); for (i = 1; i <= n; i++) print s[i]; exit }' \
+		"$LAB_DEFENCES_FILE" 2>/dev/null
+}
+
+# check_run_variants <variant...>: kernel or setting variants
+check_run_variants()
+{
+	local v known
+
+	known=$( (known_variants; known_setting_variants) | tr '\n' ' ')
+	[ $# -gt 0 ] || die "no variant given (known: ${known% })"
+	for v; do
+		(known_variants; known_setting_variants) | grep -qxF -- "$v" ||
 			die "unknown variant '$v' (known: ${known% })"
 	done
 }

@@ -51,7 +51,7 @@ common_usage()
       --no-plot         leave the plots and the report for later
       --cmdline X       extra guest kernel command line (tests)
   -h, --help            this text
-Known variants: $(known_variants | tr '\n' ' ')
+Known variants: $(known_variants | tr '\n' ' ')$([ "${SETTING_VARIANTS:-0}" != 1 ] || printf '\nSetting variants (lab/exp/rx/defences): %s' "$(known_setting_variants | tr '\n' ' ')")
 USAGE
 }
 
@@ -91,7 +91,11 @@ parse_opts()
 check_common_opts()
 {
 	# shellcheck disable=SC2086
-	check_variants $VARIANTS
+	if [ "${SETTING_VARIANTS:-0}" = 1 ]; then
+		check_run_variants $VARIANTS
+	else
+		check_variants $VARIANTS
+	fi
 	in_range "$REPS" 1 100 || bad "repetitions '$REPS' must be 1..100"
 	in_range "$WARMUP" 0 600 || bad "warm-up '$WARMUP' must be 0..600 seconds"
 	in_range "$WINDOW" 1 3600 || bad "window '$WINDOW' must be 1..3600 seconds"

@@ -39,15 +39,25 @@ wait_guest_up()
 	die "$CUR: guest did not come up within ${BOOT_TIMEOUT}s: $(guest_fate)"
 }
 
+# the guest command line tokens of a variant's kernel (lab/kernel/variants)
 variant_cmdline()
 {
-	awk -v v="$1" '$1 == v { for (i = 2; i <= NF; i++) if ($i ~ /^cmdline=/) printf " %s", substr($i, 9) }' \
+	awk -v v="$(variant_kernel "$1")" '$1 == v { for (i = 2; i <= NF; i++) if ($i ~ /^cmdline=/) printf " %s", substr($i, 9) }' \
 		"$LAB_VARIANTS_FILE"
 }
 
 kernel_dir()
 {
-	echo "$LAB_BUILD/kernels/$1$([ "$DEBUG" = 1 ] && echo -debug)"
+	echo "$LAB_BUILD/kernels/$(variant_kernel "$1")$([ "$DEBUG" = 1 ] && echo -debug)"
+}
+
+# lab_set=<setting>,... for a setting variant's guest (lab/guest/init)
+settings_cmdline()
+{
+	local s
+
+	s=$(variant_settings "$1" | paste -sd,)
+	[ -z "$s" ] || echo " lab_set=$s"
 }
 
 # boot_guest <experiment cmdline> [vcpus]: boot $VARIANT for repetition
@@ -61,7 +71,7 @@ boot_guest()
 	name=lab-$VARIANT-r$REP
 	GDIR=$RUN/guests/$VARIANT-r$REP
 	mkdir -p "$GDIR"
-	cmdline="$LAB_GUEST_CMDLINE lab_ip=$LAB_GUEST_IP/$LAB_PREFIX lab_host=$LAB_HOST_IP,$LAB_HOST_MAC $exp$(variant_cmdline "$VARIANT") $CMDLINE_EXTRA"
+	cmdline="$LAB_GUEST_CMDLINE lab_ip=$LAB_GUEST_IP/$LAB_PREFIX lab_host=$LAB_HOST_IP,$LAB_HOST_MAC $exp$(variant_cmdline "$VARIANT")$(settings_cmdline "$VARIANT") $CMDLINE_EXTRA"
 	[ ${#LAB_SOCKDIR} -le 60 ] || die "LAB_SOCKDIR '$LAB_SOCKDIR' is too long for a UNIX socket path"
 	mkdir -p "$LAB_SOCKDIR"
 	rm -f "$(chan_sock "$name")"
@@ -76,6 +86,7 @@ boot_guest()
 	want=$(sed -n 's/^release=//p' "$kdir/info")
 	got=$(sed -n 's/.*lab: boot release=\([^ ]*\).*/\1/p' "$GDIR/console.log" | tr -d '\r')
 	[ "$got" = "$want" ] || die "$CUR: guest runs '$got', expected '$want'"
+	settings_applied
 }
 
 # A run that dies mid-guest still scans and keeps that guest's console.
@@ -97,4 +108,20 @@ stop_guest()
 	lab_virsh destroy "$name" >/dev/null 2>&1 || true
 	"$LAB_TOP/lab/guest/scan-console" "$GDIR/console.log" "$VARIANT" >>"$RUN/health.txt" ||
 		HEALTH_FAILED=1
+}
+
+# A setting variant's settings, as the guest read them back: for every
+# one, "lab: set <setting> readback=<value> ... ok" lines on the console
+# (one per napi thread for sched:), none FAIL, or die.
+settings_applied()
+{
+	local s line
+
+	while read -r s; do
+		[ -n "$s" ] || continue
+		line=$(tr -d '\r' <"$GDIR/console.log" | grep -aF "lab: set $s ")
+		[ -n "$line" ] || die "$CUR: the guest did not apply $s (see $GDIR/console.log)"
+		! grep -qv ' ok$' <<<"$line" ||
+			die "$CUR: the guest refused $s: $(grep -v ' ok$' <<<"$line" | head -1 | sed 's/^lab: set //')"
+	done <<<"$(variant_settings "$VARIANT")"
 }

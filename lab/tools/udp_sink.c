@@ -35,6 +35,24 @@ static uint64_t cfg_work;
 static const char *cfg_counter_path;
 static const char *cfg_pidfile;
 
+/* -o: socket options of the receiver (the lab's setting variants) */
+#define SINK_SOCKOPT_MAX	4
+static const struct sockopt_name {
+	const char *name;
+	int opt;
+	int max;
+} sockopt_names[] = {
+	{ "busy_poll", SO_BUSY_POLL, 0x7fffffff },
+	{ "prefer_busy_poll", SO_PREFER_BUSY_POLL, 1 },
+	{ "busy_poll_budget", SO_BUSY_POLL_BUDGET, 65535 },
+};
+
+static struct {
+	const struct sockopt_name *o;
+	int val;
+} cfg_sockopt[SINK_SOCKOPT_MAX];
+static int cfg_nsockopt;
+
 static struct sinkstat local_stat;
 static struct sinkstat *counters = &local_stat;
 static volatile uint32_t work_sink;	/* keeps the busy work alive */
@@ -42,12 +60,15 @@ static volatile uint32_t work_sink;	/* keeps the busy work alive */
 static void usage(void)
 {
 	printf("Usage: udp_sink [-p port] [-b rcvbuf] [-m [-B batch]] [-w iters]\n"
-	       "                [-c counter_file] [-P pidfile]\n"
+	       "                [-o sockopt=value]... [-c counter_file] [-P pidfile]\n"
 	       "  -p port     UDP port on INADDR_ANY (default 9000)\n"
 	       "  -b bytes    SO_RCVBUF (then SO_RCVBUFFORCE if permitted)\n"
 	       "  -m          read with recvmmsg instead of recvfrom\n"
 	       "  -B n        recvmmsg batch, 1..%d (default 64)\n"
 	       "  -w n        busy-work iterations over each payload (default 0)\n"
+	       "  -o o=v      set socket option o (busy_poll, prefer_busy_poll,\n"
+	       "              busy_poll_budget) to v, read it back and print\n"
+	       "              'lab: set sock:o=v readback=R ok' (else FAIL, exit 1)\n"
 	       "  -c path     shared counter file (created, mmap'ed)\n"
 	       "  -P path     write our pid to this file\n"
 	       "  -h, --help  this text\n"
@@ -55,6 +76,50 @@ static void usage(void)
 	       "at start and 'udp_sink: packets=N bytes=N errors=N' on exit.\n",
 	       SINK_BATCH_MAX);
 	exit(0);
+}
+
+static void opt_sockopt(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	size_t i, len = eq ? (size_t)(eq - arg) : 0;
+
+	if (cfg_nsockopt == SINK_SOCKOPT_MAX)
+		usage_error("at most %d -o options", SINK_SOCKOPT_MAX);
+	for (i = 0; i < ARRAY_SIZE(sockopt_names); i++) {
+		const struct sockopt_name *o = &sockopt_names[i];
+
+		if (len != strlen(o->name) || strncmp(arg, o->name, len))
+			continue;
+		cfg_sockopt[cfg_nsockopt].o = o;
+		cfg_sockopt[cfg_nsockopt].val = opt_int('o', eq + 1, 0, o->max);
+		cfg_nsockopt++;
+		return;
+	}
+	usage_error("-o %s: not busy_poll=, prefer_busy_poll= or busy_poll_budget=",
+		    arg);
+}
+
+/* Set the -o options, read each back, say so; exit 1 on a refusal. */
+static void apply_sockopts(int fd)
+{
+	socklen_t len;
+	int i, got;
+	bool ok;
+
+	for (i = 0; i < cfg_nsockopt; i++) {
+		const struct sockopt_name *o = cfg_sockopt[i].o;
+		int val = cfg_sockopt[i].val;
+
+		got = -1;
+		len = sizeof(got);
+		ok = !setsockopt(fd, SOL_SOCKET, o->opt, &val, sizeof(val)) &&
+		     !getsockopt(fd, SOL_SOCKET, o->opt, &got, &len) &&
+		     got == val;
+		printf("lab: set sock:%s=%d readback=%d %s\n", o->name, val, got,
+		       ok ? "ok" : "FAIL");
+		if (!ok)
+			error(1, errno, "socket option %s=%d", o->name, val);
+	}
 }
 
 static void parse_opts(int argc, char **argv)
@@ -65,7 +130,7 @@ static void parse_opts(int argc, char **argv)
 	if (wants_help(argc, argv))
 		usage();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":b:B:c:hmp:P:w:")) != -1) {
+	while ((c = getopt(argc, argv, ":b:B:c:hmo:p:P:w:")) != -1) {
 		switch (c) {
 		case 'b':
 			cfg_rcvbuf = opt_int(c, optarg, 1, 1 << 30);
@@ -84,6 +149,9 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'm':
 			cfg_mmsg = true;
+			break;
+		case 'o':
+			opt_sockopt(optarg);
 			break;
 		case 'p':
 			cfg_port = opt_int(c, optarg, 1, 65535);
@@ -239,6 +307,7 @@ int main(int argc, char **argv)
 	setup_signals();
 	setup_counters();
 	fd = udp_bind_any(cfg_port, cfg_rcvbuf);
+	apply_sockopts(fd);
 	write_pidfile();
 
 	printf("udp_sink: port=%d rcvbuf=%d mode=%s work=%llu\n", cfg_port,

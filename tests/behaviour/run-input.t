@@ -59,6 +59,41 @@ refuse "a latency rate not among the rates" "latency rate '5000' is not one of t
 refuse "unknown host scheduling" "host-sched 'rt' must be default, flood-idle or qemu-fifo" run --host-sched rt
 refuse "burst of zero microseconds" "burst '0' must be 1..1000000" run --burst-us 0
 refuse "series not a number" "series '1s' must be 0..3600" run --series 1s
+# Setting variants: the kernel they boot and every setting are checked
+# against lab/kernel/variants and lab/exp/rx/settings before anything boots.
+defences=$tmp/defences
+printf '%s\t%s\t%s\n' ok+x vanilla sysctl:net.core.netdev_budget=64 \
+	bad+kernel nope sysctl:net.core.netdev_budget=64 \
+	bad+setting vanilla sysctl:net.core.nope=1 \
+	bad+value vanilla sysctl:net.core.netdev_budget_usecs=2000 \
+	bad+policy threaded-napi sched:napi=idle:1 \
+	bad+form vanilla sock:busy_poll >"$defences"
+drun()
+{
+	LAB_DEFENCES_FILE=$defences run "$@"
+}
+refuse "a setting variant of an unknown kernel" "setting variant 'bad\+kernel' boots 'nope', not a kernel variant" \
+	drun -v bad+kernel
+refuse "a setting the lab does not know (a sysctl the guest lacks)" "setting 'sysctl:net.core.nope=1': no such setting" \
+	drun -v bad+setting
+refuse "a value the kernel refuses (netdev_budget_usecs below 2 jiffies)" \
+	"setting 'sysctl:net.core.netdev_budget_usecs=2000': the kernel takes 8000\.\.2147483647" drun -v bad+value
+refuse "a scheduling policy the lab does not set" "setting 'sched:napi=idle:1': the kernel takes fifo" \
+	drun -v bad+policy
+refuse "a setting without a value" "setting 'sock:busy_poll' is not kind:name=value" drun -v bad+form
+refuse "an unknown variant names the setting variants too" "unknown variant 'nope' \(known: .*ok\+x" \
+	drun -v nope
+# every setting variant of the lab's own defences file
+all_defences_check()
+{
+	(
+		# shellcheck source=lab/exp/rx/params.sh
+		. "$LAB_TOP/lab/exp/rx/params.sh"
+		VARIANTS=$(known_setting_variants | tr '\n' ' ')
+		check_opts
+	)
+}
+check "every setting variant of lab/exp/rx/defences passes the checks" all_defences_check
 check "nothing created by any of the above" nothing_created
 
 refuse "missing kernel" "no kernel for vanilla at .*: run 'make kernels'" \

@@ -177,7 +177,7 @@ lat_rows()
 
 	for r in 1 2 3 4 5; do
 		point_row variant="$v" rep="$r" pass=lat rate_target=300000 probe_p99_us="$p99" \
-			probe_loss_pct="$loss" probe_lost_bounded="$lb"
+			probe_sent=400 probe_loss_pct="$loss" probe_lost_bounded="$lb"
 	done
 }
 {
@@ -199,6 +199,16 @@ check "revert: the verdict names both halves" claim_says revert 'latency half.*h
 expect_status "revert: p99s at the timeout, fix loses fewer probes than vanilla -> partly (throughput half)" \
 	revert partly
 check "revert: with a p99 at the timeout the loss decides" claim_says revert 'probe loss'
+{
+	base | tail -n +2 | cat <(point_header) -
+	lat_rows vanilla 40000 0 none
+	lat_rows ksoftirqd-fix 1000000 20 p99+p999+max
+	lat_rows threaded-napi 1000000 20 p99+p999+max
+} >"$TMP/points.csv"
+expect_status "revert: vanilla lost no probe, fix and napi 20 % each -> partly (above vanilla, not napi)" \
+	revert partly
+check "revert: a loss of none stays finite ((lost + 1)/(sent + 1)): fix/vanilla 81x" \
+	claim_says revert 'ksoftirqd-fix/vanilla probe loss (lost + 1)/(sent + 1) 81.00'
 check "revert: a probe that did not detect the cost does not show it absent" \
 	claim_says revert 'did not detect the latency cost'
 LRATE=

@@ -6,6 +6,8 @@
 # works too.
 
 VARIANTS=${VARIANTS:-"vanilla ksoftirqd-fix threaded-napi"}
+DEFENCES=${DEFENCES:-}
+SETTING_VARIANTS=1
 RATES=${RATES:-"30000 60000 100000 150000 200000 300000 500000"}
 LAT_RATES=${LAT_RATES:-"300000"}
 REPS=${REPS:-5}
@@ -36,7 +38,10 @@ summary.csv, raw samples, guest consoles).  Per boot: settle, then a
 throughput pass over --rates (no latency probes running), then a latency
 pass over --lat-rates (probes running).
 
-  -v, --variants "A B"  variants, order rotated per repetition   [$VARIANTS]
+  -v, --variants "A B"  variants, order rotated per repetition: kernel
+                        or setting variants              [$VARIANTS]
+      --defences all    add every setting variant (lab/exp/rx/defences):
+                        the livelock defences of 6.12  [${DEFENCES:-none}]
   -r, --rates "R..."    offered rates in packets/s; 0 = unlimited, a
                         stress point, never a verdict point   [$RATES]
       --lat-rates "R..." rates of the latency pass ("" = none) [$LAT_RATES]
@@ -76,6 +81,7 @@ driver_opt()
 	--burst-us) arg "$@"; BURST_US=$OPTVAL ;;
 	--settle-max) arg "$@"; SETTLE_MAX=$OPTVAL ;;
 	--host-sched) arg "$@"; HOST_SCHED=$OPTVAL ;;
+	--defences) arg "$@"; DEFENCES=$OPTVAL ;;
 	--series) arg "$@"; SERIES=$OPTVAL ;;
 	--batch) arg "$@"; BATCH=$OPTVAL ;;
 	-b|--rcvbuf) arg "$@"; RCVBUF=$OPTVAL ;;
@@ -88,11 +94,68 @@ driver_opt()
 	esac
 }
 
+# check_setting <setting>: a kind:name=value of lab/exp/rx/settings, with a
+# value in its range, or a clear error
+check_setting()
+{
+	local key=${1%%=*} val=${1#*=} line lo hi words
+
+	if [ "$key" = "$1" ] || [ -z "$val" ]; then
+		bad "setting '$1' is not kind:name=value"
+	fi
+	line=$(awk -F'\t' -v k="$key" '$1 == k' "$LAB_TOP/lab/exp/rx/settings")
+	[ -n "$line" ] ||
+		bad "setting '$1': no such setting ($(awk -F'\t' '!/^#/ && NF { printf "%s ", $1 }' "$LAB_TOP/lab/exp/rx/settings"))"
+	IFS=$'\t' read -r _ lo hi <<<"$line"
+	if [ -n "$hi" ]; then
+		in_range "$val" "$lo" "$hi" || bad "setting '$1': the kernel takes $lo..$hi"
+		return 0
+	fi
+	words=$lo
+	case "|$words|" in
+	*"|$val|"*) return 0 ;;
+	esac
+	# fifo:1..99: a policy and a priority range
+	if [ "${val%%:*}" != "$val" ] && grep -qE "(^|\|)${val%%:*}:[0-9]+\.\.[0-9]+" <<<"$words"; then
+		hi=$(grep -oE "${val%%:*}:[0-9]+\.\.[0-9]+" <<<"$words" | head -1)
+		lo=${hi#*:}
+		in_range "${val#*:}" "${lo%..*}" "${lo#*..}" && return 0
+	fi
+	bad "setting '$1': the kernel takes $words"
+}
+
+check_defences()
+{
+	local v s k
+
+	for v in $VARIANTS; do
+		k=$(variant_kernel "$v")
+		[ "$k" != "$v" ] || continue
+		known_variants | grep -qxF -- "$k" ||
+			bad "setting variant '$v' boots '$k', not a kernel variant ($(known_variants | tr '\n' ' '))"
+		while read -r s; do
+			[ -z "$s" ] || check_setting "$s"
+		done <<<"$(variant_settings "$v")"
+	done
+}
+
 check_opts()
 {
-	local r
+	local r v
 
+	case $DEFENCES in
+	'') ;;
+	all)
+		for v in $(known_setting_variants); do
+			case " $VARIANTS " in
+			*" $v "*) ;;
+			*) VARIANTS="$VARIANTS $v" ;;
+			esac
+		done ;;
+	*) bad "defences '$DEFENCES' must be all" ;;
+	esac
 	check_common_opts
+	check_defences
 	[ -n "$RATES" ] || bad "no rate given"
 	for r in $RATES $LAT_RATES; do
 		is_uint "$r" || bad "rate '$r' is not a number of packets per second"
