@@ -22,7 +22,7 @@ set -eu
 OUT=${1:?usage: test_tools.sh OUTDIR}
 OUT=$(cd "$OUT" && pwd)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOOLS="udp_sink sampler flood chanctl responder timerlat latprobe iperf3_flood threadstat"
+TOOLS="udp_sink sampler flood chanctl responder timerlat latprobe iperf3_flood threadstat schedset"
 for t in $TOOLS; do
 	[ -x "$OUT/$t" ] || { echo "test_tools.sh: $OUT/$t not built" >&2; exit 1; }
 done
@@ -150,6 +150,10 @@ expect_exit 2 "flood -t 1e3" "${FL[@]}" -t 1e3
 expect_exit 2 "flood -r -5" "${FL[@]}" -t 1 -r -5
 expect_exit 2 "flood -r 10k" "${FL[@]}" -t 1 -r 10k
 expect_exit 2 "flood -B 0" "${FL[@]}" -t 1 -B 0
+expect_exit 2 "udp_sink -o with an unknown option" "$OUT/udp_sink" -o nope=1
+expect_exit 2 "udp_sink -o prefer_busy_poll=2 (0..1)" "$OUT/udp_sink" -o prefer_busy_poll=2
+expect_exit 2 "schedset without -p" "$OUT/schedset" -c napi/
+expect_exit 2 "schedset -p fifo -r 0 (fifo needs 1..99)" "$OUT/schedset" -c napi/ -p fifo -r 0
 expect_exit 2 "flood -p 70000" "${FL[@]}" -t 1 -p 70000
 expect_exit 2 "flood -d 999.1.1.1" "$OUT/flood" -A "$T/allow" -t 1 -d 999.1.1.1
 expect_exit 2 "flood without -d" "$OUT/flood" -A "$T/allow" -t 1
