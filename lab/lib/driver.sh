@@ -173,7 +173,8 @@ driver_main()
 	install_cleanup_traps
 	ACCEL_USED=$(detect_accel)
 	RUN_ID=$EXP_RUN_PREFIX$(date -u +%Y%m%d-%H%M%S)$([ "$DEBUG" != 1 ] || echo -debug)
-	RUN=${OUT:-$LAB_RESULTS/$RUN_ID}
+	# absolute: libvirt resolves the guest's files from its own directory
+	RUN=$(realpath -m "${OUT:-$LAB_RESULTS/$RUN_ID}")
 	[ ! -e "$RUN/points.csv" ] || die "$RUN already holds results"
 	mkdir -p "$RUN/raw" "$RUN/guests"
 	write_params
