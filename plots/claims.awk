@@ -134,12 +134,17 @@ function judge(thr, dir) {
 	return q_hi < thr ? 1 : q_lo >= thr ? 0 : -1
 }
 
-# the median over the repetitions of V[v, r, k] (or L with set "L")
-function med(v, k, set,    r, a, n) {
+# the median over the repetitions that have V[v, r, k] (or L with set
+# "L"): a share withheld (lab/lib/books.awk) is empty, not 0
+function med(v, k, set,    r, a, n, x) {
 	n = 0
-	for (r = 1; r <= maxrep; r++)
-		if (set == "L" ? (v, r, k) in L : (v, r, k) in V)
-			a[++n] = (set == "L" ? L[v, r, k] : V[v, r, k]) + 0
+	for (r = 1; r <= maxrep; r++) {
+		if (!(set == "L" ? (v, r, k) in L : (v, r, k) in V))
+			continue
+		x = set == "L" ? L[v, r, k] : V[v, r, k]
+		if (x != "")
+			a[++n] = x + 0
+	}
 	return n ? median(a, n) : ""
 }
 

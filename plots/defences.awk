@@ -2,7 +2,8 @@
 # One sentence per setting variant (a livelock defence, lab/exp/rx/defences)
 # of a run, worded from its numbers against the kernel variant it boots:
 # the delivered rate as a ratio paired per repetition (lab/lib/stats.awk's
-# median and CI, the claims' rule) at the verdict rate, the receiver's CPU
+# median and CI, the claims' rule) at the verdict rate, whether its guest
+# was saturated there (the kernels chose the rate), the receiver's CPU
 # and run delay there, the probe loss and the timer p99 of the latency
 # pass.  Input: points.csv.  Output: "variant<TAB>sentence" lines.
 #
@@ -33,6 +34,7 @@ NR == 1 {
 		D[v, r] = $c["delivered_pps"]
 		U[v, r] = $c["recv_cpu"]
 		W[v, r] = $c["recv_wait_pct"]
+		I[v, r] = $c["idle_cpu"]
 	}
 	if ($c["pass"] == "lat" && lrate != "" && t == lrate + 0) {
 		L[v, r] = $c["probe_loss_pct"]
@@ -44,9 +46,10 @@ NR == 1 {
 function med(which, v,    r, a, n) {
 	n = 0
 	for (r = 1; r <= maxrep; r++) {
-		if (which == "U" && (v, r) in U) a[++n] = U[v, r]
-		if (which == "W" && (v, r) in W) a[++n] = W[v, r]
-		if (which == "L" && (v, r) in L) a[++n] = L[v, r]
+		if (which == "U" && (v, r) in U && U[v, r] != "") a[++n] = U[v, r]
+		if (which == "W" && (v, r) in W && W[v, r] != "") a[++n] = W[v, r]
+		if (which == "I" && (v, r) in I && I[v, r] != "") a[++n] = I[v, r]
+		if (which == "L" && (v, r) in L && L[v, r] != "") a[++n] = L[v, r]
 		if (which == "T" && (v, r) in T && T[v, r] != "") a[++n] = T[v, r]
 	}
 	return n ? median(a, n) : ""
@@ -68,9 +71,16 @@ function sentence(d,    k, r, q, n, m, s, u, uk) {
 	s = s (n < 2 ? " (one repetition, no CI)" : sprintf(" [%.2f–%.2f]", ci_lo, ci_hi))
 	s = s (n >= 2 && ci_lo > 1 ? ", more" : n >= 2 && ci_hi < 1 ? ", less" : \
 	       n >= 2 ? ", not different at this confidence" : "")
+	# the kernels chose the verdict rate; the defence's own saturation gate
+	if (med("I", d) != "" && !saturated(med("I", d)))
+		s = s sprintf(" (its guest %s %% idle there: not overloaded by this rate)", pct1(med("I", d)))
 	u = med("U", d); uk = med("U", k)
-	s = s sprintf("; its receiver gets %s %% of the CPU (%s: %s %%) and waits %s %% of the window (%s %%)",
-		pct1(u), k, pct1(uk), pct1(med("W", d)), pct1(med("W", k)))
+	if (u == "")
+		s = s sprintf("; its receiver's CPU share is not reported (the CPU books do not close) and it " \
+			"waits %s %% of the window (%s: %s %%)", pct1(med("W", d)), k, pct1(med("W", k)))
+	else
+		s = s sprintf("; its receiver gets %s %% of the CPU (%s: %s %%) and waits %s %% of the window (%s %%)",
+			pct1(u), k, pct1(uk), pct1(med("W", d)), pct1(med("W", k)))
 	if (lrate != "" && med("L", d) != "")
 		s = s sprintf("; at %s pps its probes lose %s %% (%s %%), timer p99 %s µs (%s µs)",
 			thou(lrate), pct1(med("L", d)), pct1(med("L", k)),

@@ -17,9 +17,10 @@ function thou(x,    s, sign, r) {
 	return sign s r
 }
 
-# percentages of guest CPU: one decimal
+# percentages of guest CPU: one decimal; "–" for none (a share withheld
+# because the books did not close, lab/lib/books.awk)
 function pct1(x) {
-	return sprintf("%.1f", x)
+	return x == "" ? "–" : sprintf("%.1f", x)
 }
 
 # "75 % CI, n=3"; one sample has no interval
@@ -33,6 +34,8 @@ function ci_note(cov, n) {
 function ci_range(m, lo, hi, kind, n) {
 	if (kind == "pps")
 		return n < 2 ? thou(m) : thou(m) " [" thou(lo) "–" thou(hi) "]"
+	if (m == "")
+		return "–"
 	return n < 2 ? pct1(m) : pct1(m) " [" pct1(lo) "–" pct1(hi) "]"
 }
 

@@ -19,7 +19,7 @@ set xlabel offered_axis_label
 set ylabel "delivered to the receiving process (packets/s)"
 set yrange [0 : ymax_delivered * 1.15]
 # the legend in a row under the axis label, never over the data
-set bmargin 5.5
+set bmargin key_bmargin
 set key at screen 0.5, screen 0.015 center bottom horizontal maxcols 4 reverse Left samplen 2 width 1
 set samples 400
 

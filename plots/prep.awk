@@ -252,7 +252,8 @@ function gates(v, rank) {
 }
 
 # The verdict rate (lab/exp/rx/summarize.awk's rule): the highest rate every
-# variant passes the gates at; vrank 0 if none.  The latency rate: the
+# variant (of -v gated, if given: gating() of lab/lib/stats.awk) passes the
+# gates at; vrank 0 if none.  The latency rate: the
 # verdict rate if the latency pass measured it for every variant, else
 # the highest rate it measured (lrank 0: no latency pass).
 function verdict(    j, k, v, rank, ok, all) {
@@ -266,7 +267,7 @@ function verdict(    j, k, v, rank, ok, all) {
 		ok = rank != 1e12
 		for (j = 1; j <= nv; j++) {
 			v = order[j]
-			if (!((v, rank) in cnt) || !gates(v, rank))
+			if (gating(v) && (!((v, rank) in cnt) || !gates(v, rank)))
 				ok = 0
 		}
 		if (ok && rank + 0 > vrank)

@@ -125,16 +125,17 @@ function mcell(j, m, kind) {
 function verdict_point(    i, j, v) {
 	print "## The verdict point\n"
 	if (vrate == "") {
-		print "**No verdict point.** At no offered rate was every variant's guest saturated " \
+		print "**No verdict point.** At no offered rate was every " (ndef ? "kernel " : "") "variant's guest saturated " \
 		      "(median idle ≤ 5 % of its CPU) with the flooder on target (median within 1 % of " \
 		      "the rate asked for); see the gates at every rate below. The claims are " \
 		      "inconclusive.\n"
 		return
 	}
-	printf "**%s pps**: the highest offered rate at which every variant's guest was saturated " \
+	printf "**%s pps**: the highest offered rate at which every %svariant's guest was saturated " \
 	       "(median idle ≤ 5 %% of its CPU) and the flooder on target (median within 1 %% of the " \
 	       "rate asked for): the same offered load for all, chosen by the state of the guests, " \
-	       "not by a generator setting. Every number below is taken there.\n\n", thou(vrate)
+	       "not by a generator setting. Every number below is taken there.\n\n", thou(vrate),
+	       ndef ? "kernel " : ""
 	print "| Variant | Delivered (pps) | Receiver CPU (%) | Receiver run delay (%) | " \
 	      "Receiver µs/packet | ksoftirqd/0 (%) | napi (%) | softirq in irq ctx (%) | " \
 	      "Guest idle (%) | Generator error (%) | QEMU main loop ran / waited (%) | CPU books (%) |"
@@ -157,8 +158,10 @@ function verdict_point(    i, j, v) {
 	      "/proc/stat's user column. Run delay: the share of the window the receiver was " \
 	      "runnable but waiting for the CPU. softirq in irq ctx: the irq time of /proc/pressure/irq " \
 	      "(hardirq and softirq run in irq context, exact) less hardirq. CPU books: how far the sum of every task's run time, hardirq, " \
-	      "softirq in irq context and idle is from the window (0: they add up; outside ±3 % the " \
-	      "split is not trusted and is marked ✗). QEMU main loop: the host thread that moves " \
+	      "softirq in irq context and idle is from the window, median over the repetitions (0: they " \
+	      "add up; ✗ outside ±3 %). A repetition whose books do not close within ±3 % gives no " \
+	      "CPU share (receiver, threads, softirq, µs per packet): its shares are left out of the " \
+	      "medians, and a cell with none is –. QEMU main loop: the host thread that moves " \
 	      "packets from the tap into the guest, its run and wait (runnable, not running) shares " \
 	      "of the window.\n"
 }
@@ -300,17 +303,21 @@ function defences(    i, v, j, k) {
 	       "pass at %s, the latency pass at %s; medians [CI].\n\n",
 		vrate == "" ? "no verdict rate (none passed every variant's gates)" : "the verdict rate, " thou(vrate) " pps",
 		lrate == "" ? "no rate" : thou(lrate) " pps"
+	print "The verdict rate is chosen by the kernel variants' gates alone; each setting " \
+	      "variant is measured there and its own gates are shown: a defence whose guest is " \
+	      "more than 5 % idle at that rate is not overloaded by it.\n"
 	print "| Variant | Boots | Settings | Delivered (pps) | Receiver CPU (%) | Receiver run delay (%) | " \
-	      "µs/packet | Probe loss (%) | Probe p99 (µs) | Timer p99 (µs) |"
-	print "|---|---|---|---|---|---|---|---|---|---|"
+	      "µs/packet | Guest idle (%) | Generator error (%) | Probe loss (%) | Probe p99 (µs) | Timer p99 (µs) |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for (i = 1; i <= ns; i++) {
 		v = S[i, "variant"]
 		j = vrate == "" ? 0 : rrow(v, vrate)
 		k = lrate == "" ? 0 : rrow(v, lrate)
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", v,
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", v,
 			K[v, "kernel"] == "" ? v : K[v, "kernel"], K[v, "settings"] == "" ? "–" : "`" K[v, "settings"] "`",
 			mcell(j, "delivered", "pps"), mcell(j, "recv_cpu", "pct"), mcell(j, "recv_wait", "pct"),
-			mcell(j, "recv_us_per_pkt", "us"), k ? loss_cell(k) : "–", k ? lat_cell(k, "probe_p99") : "–",
+			mcell(j, "recv_us_per_pkt", "us"), mcell(j, "idle", "pct") (j && R[j, "idle"] > 5 ? " ○" : ""),
+			j ? num(R[j, "gen_err"]) : "–", k ? loss_cell(k) : "–", k ? lat_cell(k, "probe_p99") : "–",
 			k ? lat_cell(k, "tlat_p99") : "–"
 	}
 	print ""

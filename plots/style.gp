@@ -59,3 +59,8 @@ if (exists("x_unlimited") && x_unlimited > 0) {
 	set x2range [x_lo : x_hi]
 	set x2tics ("unlimited" x_unlimited) scale 0.6 nomirror font ",9" textcolor rgb "#555555"
 }
+
+# bottom margin (character heights) for a legend of nv variants and one
+# more entry in rows under the axis label: 5.5 for up to four entries,
+# a line more per row of about three beyond that
+key_bmargin = (exists("nv") && nv + 1 > 4) ? 3.3 + 1.1 * ceil((nv + 1) / 3.0) : 5.5

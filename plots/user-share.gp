@@ -16,7 +16,7 @@ set format y "%.0f"
 set yrange [0 : 100]
 set ytics 10
 # the legend in a row under the axis label, never over the data
-set bmargin 5.5
+set bmargin key_bmargin
 set key at screen 0.5, screen 0.015 center bottom horizontal maxcols 4 reverse Left samplen 2 width 1
 
 plot for [i = 1:nv] datafile index (i - 1) using c_offered:c_recv_cpu:c_recv_cpu_lo:c_recv_cpu_hi \

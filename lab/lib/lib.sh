@@ -238,6 +238,17 @@ rotate()
 	echo "$*"
 }
 
+# gated_variants <results dir>: the variants whose gates choose the
+# verdict rate: the kernel variants of its params.json (those without
+# settings); nothing (every variant) without a params.json, or when every
+# variant is a setting variant
+gated_variants()
+{
+	[ -s "$1/params.json" ] || return 0
+	jq -r '[.kernels // {} | to_entries[] | select(.value.settings == null) | .key] | join(" ")' \
+		"$1/params.json" 2>/dev/null || true
+}
+
 # summarize <experiment> <results dir>: its summary.csv on stdout
 # (lab/exp/<experiment>/summarize.awk over points.csv), or die.
 summarize()
@@ -246,7 +257,9 @@ summarize()
 
 	[ -s "$csv" ] || die "$csv missing or empty"
 	[ "$(wc -l <"$csv")" -ge 2 ] || die "$csv holds no points"
-	awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/exp/$1/summarize.awk" "$csv" ||
+	awk -f "$LAB_TOP/lab/lib/books.awk" "$csv" |
+		awk -v file="$csv" -v gated="$(gated_variants "$2")" -f "$LAB_TOP/lab/lib/stats.awk" \
+			-f "$LAB_TOP/lab/exp/$1/summarize.awk" ||
 		die "could not summarize $csv"
 }
 

@@ -79,3 +79,15 @@ function med_ci(a, n,    m) {
 	median_ci(a, n)
 	return num(m) "," num(ci_lo) "," num(ci_hi)
 }
+
+# gating(v): 1 if variant v must pass the gates for a rate to be the
+# verdict rate: every variant, or those of -v gated="v1 v2 ..." if given
+function gating(v,    i, n, g) {
+	if (gated == "")
+		return 1
+	n = split(gated, g, " ")
+	for (i = 1; i <= n; i++)
+		if (g[i] == v)
+			return 1
+	return 0
+}

@@ -181,7 +181,11 @@ mogul_want()
 		$c["variant"] == "vanilla" && $c["pass"] == "tput" {
 			r = $c["rep"]; d = $c["delivered_pps"]
 			if (d > peak[r]) peak[r] = d
-			if ($c["rate_target"] == vr) { at[r] = d; s[++n] = $c["softirq_irqctx_cpu"]; u[n] = $c["recv_cpu"] }
+			# shares only where the books close (lab/lib/books.awk)
+			if ($c["rate_target"] == vr) {
+				at[r] = d
+				if ($c["closure_ok"] == 1) { s[++n] = $c["softirq_irqctx_cpu"]; u[n] = $c["recv_cpu"] }
+			}
 		}
 		function med(a, n,    i, j, t) {
 			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j] < a[j - 1]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
@@ -190,7 +194,7 @@ mogul_want()
 		END {
 			for (r in at) { q = at[r] / peak[r]; if (lo == "" || q < lo) lo = q; if (q > hi) hi = q; m++ }
 			if (m < 2 || m > 5) { print "skip"; exit }
-			g = (med(s, n) > med(u, n))
+			g = n ? (med(s, n) > med(u, n)) : 0
 			print (hi < 0.5 ? (g ? "Reproduced" : "Partly reproduced") : lo >= 0.5 ? "Not reproduced" : "Inconclusive")
 		}' "$RUN/points.csv"
 }

@@ -116,7 +116,9 @@ row()
 			# 30k: both idle; 100k: both saturated; 300k: b saturated but
 			# a's generator 3 % short; unlimited: never a verdict point
 			row run=T variant=$v pass=tput rep=$rep rate_target=30000 offered_pps=30000 delivered_pps=30000 idle_cpu=50 gen_err_pct=0.1 loss_pct="$([ "$rep" = 1 ] && echo 1.00 || echo 0.20)"
-			row run=T variant=$v pass=tput rep=$rep rate_target=100000 offered_pps=100000 delivered_pps=$((rep * 1000)) recv_cpu=$((rep * 10)) idle_cpu=$((rep + 1)) gen_err_pct=-0.3 loss_pct=50
+			# (rep 3 of b: its books do not close, no receiver CPU)
+			row run=T variant=$v pass=tput rep=$rep rate_target=100000 offered_pps=100000 delivered_pps=$((rep * 1000)) recv_cpu=$((rep * 10)) idle_cpu=$((rep + 1)) gen_err_pct=-0.3 loss_pct=50 \
+				closure_ok="$([ "$v$rep" = b3 ] && echo 0 || echo 1)" closure_pct="$([ "$v$rep" = b3 ] && echo -8.0 || echo 0.5)"
 			row run=T variant=$v pass=tput rep=$rep rate_target=300000 offered_pps=300000 delivered_pps=1000 idle_cpu=1 gen_err_pct="$([ "$v" = a ] && echo -3 || echo 0)" loss_pct=99
 			row run=T variant=$v pass=tput rep=$rep rate_target=0 offered_pps=900000 delivered_pps=1000 idle_cpu=0 loss_pct=99
 			# a latency-pass row, not part of the summary
@@ -128,11 +130,36 @@ summarize rx "$sum" >"$sum/summary.csv" 2>>"$T_LOG"
 cat "$sum/summary.csv" >>"$T_LOG"
 expect "summary: verdict rate is the highest rate every variant passes the gates" "100000 100000" \
 	"$(csv_col "$sum/summary.csv" verdict_rate | xargs)"
+# a setting variant does not choose the verdict rate: with a the setting
+# variant of kernel b, b alone passes the gates at 300k
+mkdir -p "$sum/gated"
+cp "$sum/points.csv" "$sum/gated/"
+echo '{"kernels": {"b": {"variant": "b"}, "a": {"kernel": "b", "settings": "sock:busy_poll=50"}}}' \
+	>"$sum/gated/params.json"
+expect "summary: only the kernel variants' gates choose the verdict rate" "b|300000 300000" \
+	"$(gated_variants "$sum/gated")|$(summarize rx "$sum/gated" 2>>"$T_LOG" | csv_col /dev/stdin verdict_rate | xargs)"
 expect "summary: MLFRR bracket from the median loss" "30000 100000" \
 	"$(csv_col "$sum/summary.csv" mlfrr_lo | head -1) $(csv_col "$sum/summary.csv" mlfrr_hi | head -1)"
 expect "summary: delivered at the verdict rate, median [min-max], throughput pass only" "2000 1000 3000" \
 	"$(csv_col "$sum/summary.csv" delivered_pps | head -1) $(csv_col "$sum/summary.csv" delivered_lo | head -1) $(csv_col "$sum/summary.csv" delivered_hi | head -1)"
 expect "summary: receiver CPU at the verdict rate" 20 "$(csv_col "$sum/summary.csv" recv_cpu | head -1)"
+expect "summary: a repetition whose books do not close gives no CPU share (b: median of 10, 20)" "15 10 20" \
+	"$(for k in recv_cpu recv_cpu_lo recv_cpu_hi; do csv_col "$sum/summary.csv" $k | sed -n 2p; done | xargs)"
+
+# lab/lib/books.awk: the shares of a row whose books do not close are
+# blanked, the rest of the row (residual, idle, run delay) kept; rows that
+# close and CSVs without closure_ok pass unchanged.
+books()
+{
+	awk -f "$LAB_TOP/lab/lib/books.awk" "$1"
+}
+point "$raw.doctored" | books /dev/stdin >"$raw.bcsv"
+expect "books: a doctored row keeps its residual, idle and run delay, loses every share" \
+	"15.0 10.0 20.0 ||||||||" \
+	"$(for k in closure_pct idle_cpu recv_wait_pct; do csv_col "$raw.bcsv" $k; done | xargs) $(for k in recv_cpu ksoftirqd_cpu napi_cpu sampler_cpu responder_cpu softirq_irqctx_cpu hardirq_cpu other_cpu recv_us_per_pkt; do csv_col "$raw.bcsv" $k; done | paste -sd'|')"
+expect "books: a row whose books close passes unchanged" "" "$(point "$raw" | books /dev/stdin | diff - "$raw.csv")"
+printf 'variant,recv_cpu\nx,40.0\n' >"$raw.nob"
+expect "books: a CSV without closure_ok passes unchanged" "" "$(books "$raw.nob" | diff - "$raw.nob")"
 { head -1 "$sum/points.csv" | sed 's/delivered_pps/delivered/'; sed -n 2p "$sum/points.csv"; } >"$sum/old.csv"
 mkdir -p "$sum/old" && mv "$sum/old.csv" "$sum/old/points.csv"
 refuse "summary: an older CSV format is refused" "unknown header" summarize rx "$sum/old"

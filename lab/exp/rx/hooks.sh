@@ -188,10 +188,20 @@ exp_guest()
 	done
 }
 
+# the receiver's CPU share, or why it is not reported (lab/lib/books.awk)
+receiver_share()
+{
+	if [ "$(last_row_col closure_ok)" = 1 ]; then
+		echo "$(last_row_col recv_cpu)% CPU"
+	else
+		echo "CPU not reported (books $(last_row_col closure_pct)%)"
+	fi
+}
+
 exp_progress()
 {
 	echo "offered $(last_row_col offered_pps) pps, delivered $(last_row_col delivered_pps) pps," \
-		"receiver $(last_row_col recv_cpu)% CPU, guest idle $(last_row_col idle_cpu)%," \
+		"receiver $(receiver_share), guest idle $(last_row_col idle_cpu)%," \
 		"QEMU main loop waited $(last_row_col qemu_main_wait_pct)%"
 }
 

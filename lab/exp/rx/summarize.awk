@@ -5,7 +5,11 @@
 # delivered rate, loss, guest idle and the generator's error.  Then:
 #   verdict_rate  the highest rate at which every variant passes the
 #                 gates (saturated(), on_target() of lab/lib/stats.awk): the
-#                 same offered load for all; empty if none does
+#                 same offered load for all; empty if none does.  With
+#                 -v gated="v1 v2 ..." (lab/lib/lib.sh's gated_variants: the
+#                 kernel variants, not the setting variants) only those
+#                 must pass: a defence is measured at the kernels' verdict
+#                 rate, its own gates reported beside it
 #   MLFRR         [mlfrr_lo, mlfrr_hi): mlfrr_lo is the highest rate such
 #                 that it and every lower rate lose < 1 % (median loss),
 #                 mlfrr_hi the first rate that does not (empty: none)
@@ -22,7 +26,7 @@ NR == 1 {
 			miss = miss (miss == "" ? "" : " ") need[i]
 	if (miss != "") {
 		printf "summarize: %s has an unknown header: no %s (a run of an older lab?)\n",
-			FILENAME, miss > "/dev/stderr"
+			(file != "" ? file : FILENAME), miss > "/dev/stderr"
 		bad = 1
 		exit 1
 	}
@@ -82,6 +86,8 @@ END {
 		ok = 1
 		for (j = 1; j <= nv; j++) {
 			v = order[j]
+			if (!gating(v))
+				continue
 			if (!((v, t) in n) || !saturated(med(v, t, "idle_cpu")) ||
 			    !on_target(med(v, t, "gen_err_pct")))
 				ok = 0
