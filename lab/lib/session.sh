@@ -65,13 +65,16 @@ settings_cmdline()
 # and wait until its sampler answers.
 boot_guest()
 {
-	local exp=$1 vcpus=${2:-1} kdir name cmdline want got
+	local exp=$1 vcpus=${2:-1} kdir name cmdline want got vcmd scmd
 
 	kdir=$(kernel_dir "$VARIANT")
 	name=lab-$VARIANT-r$REP
 	GDIR=$RUN/guests/$VARIANT-r$REP
 	mkdir -p "$GDIR"
-	cmdline="$LAB_GUEST_CMDLINE lab_ip=$LAB_GUEST_IP/$LAB_PREFIX lab_host=$LAB_HOST_IP,$LAB_HOST_MAC $exp$(variant_cmdline "$VARIANT")$(settings_cmdline "$VARIANT") $CMDLINE_EXTRA"
+	# one command substitution per command (see point_done in driver.sh)
+	vcmd=$(variant_cmdline "$VARIANT")
+	scmd=$(settings_cmdline "$VARIANT")
+	cmdline="$LAB_GUEST_CMDLINE lab_ip=$LAB_GUEST_IP/$LAB_PREFIX lab_host=$LAB_HOST_IP,$LAB_HOST_MAC $exp$vcmd$scmd $CMDLINE_EXTRA"
 	[ ${#LAB_SOCKDIR} -le 60 ] || die "LAB_SOCKDIR '$LAB_SOCKDIR' is too long for a UNIX socket path"
 	mkdir -p "$LAB_SOCKDIR"
 	rm -f "$(chan_sock "$name")"

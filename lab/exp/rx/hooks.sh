@@ -188,21 +188,17 @@ exp_guest()
 	done
 }
 
-# the receiver's CPU share, or why it is not reported (lab/lib/books.awk)
-receiver_share()
-{
-	if [ "$(last_row_col closure_ok)" = 1 ]; then
-		echo "$(last_row_col recv_cpu)% CPU"
-	else
-		echo "CPU not reported (books $(last_row_col closure_pct)%)"
-	fi
-}
-
+# one line per point; the receiver's CPU share only where the books close
+# (lab/lib/books.awk), else the residual
 exp_progress()
 {
-	echo "offered $(last_row_col offered_pps) pps, delivered $(last_row_col delivered_pps) pps," \
-		"receiver $(receiver_share), guest idle $(last_row_col idle_cpu)%," \
-		"QEMU main loop waited $(last_row_col qemu_main_wait_pct)%"
+	if [ "$(last_row_col closure_ok)" = 1 ]; then
+		last_row_printf "offered %s pps, delivered %s pps, receiver %s%% CPU, guest idle %s%%, QEMU main loop waited %s%%" \
+			offered_pps delivered_pps recv_cpu idle_cpu qemu_main_wait_pct
+	else
+		last_row_printf "offered %s pps, delivered %s pps, receiver CPU not reported (books %s%%), guest idle %s%%, QEMU main loop waited %s%%" \
+			offered_pps delivered_pps closure_pct idle_cpu qemu_main_wait_pct
+	fi
 }
 
 exp_summarize()

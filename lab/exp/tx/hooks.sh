@@ -166,8 +166,8 @@ exp_guest()
 
 exp_progress()
 {
-	echo "qdisc $(last_row_col qdisc_pps) pps, NET_TX $(last_row_col net_tx_softirq_ps)/s," \
-		"ksoftirqd wakeups $(last_row_col ksoftirqd_wakeups_ps)/s"
+	last_row_printf "qdisc %s pps, NET_TX %s/s, ksoftirqd wakeups %s/s" \
+		qdisc_pps net_tx_softirq_ps ksoftirqd_wakeups_ps
 }
 
 exp_summarize()
