@@ -83,15 +83,15 @@ point_done()
 	log "[$DONE/$NPOINTS] $CUR: $text (elapsed $elapsed, ETA $eta)"
 }
 
-# last_row_printf <format> <column>...: the last row of points.csv's
-# columns, by name, through printf (one awk, no nested substitutions)
+# last_row_printf <format> <column>...: up to eight columns of the last
+# row of points.csv, by name, through printf (one awk)
 last_row_printf()
 {
 	awk -F, -v fmt="$1" -v cols="${*:2}" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ last = $0 }
 		END {
-			n = split(last, f, ",")
+			split(last, f, ",")
 			k = split(cols, w, " ")
 			for (i = 1; i <= k; i++)
 				v[i] = f[c[w[i]]]
@@ -102,9 +102,7 @@ last_row_printf()
 # The value of column <name> in the last row of points.csv.
 last_row_col()
 {
-	tail -1 "$RUN/points.csv" | awk -F, -v hdr="$(head -1 "$RUN/points.csv")" -v k="$1" '
-		BEGIN { n = split(hdr, h, ","); for (i = 1; i <= n; i++) c[h[i]] = i }
-		{ print $c[k] }'
+	last_row_printf %s "$1"
 }
 
 # One variant's kernel as JSON: its info stamp, guest command line and, for

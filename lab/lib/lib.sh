@@ -152,8 +152,10 @@ check_run_variants()
 	known=$( (known_variants; known_setting_variants) | tr '\n' ' ')
 	[ $# -gt 0 ] || die "no variant given (known: ${known% })"
 	for v; do
-		(known_variants; known_setting_variants) | grep -qxF -- "$v" ||
-			die "unknown variant '$v' (known: ${known% })"
+		case " $known" in
+		*" $v "*) ;;
+		*) die "unknown variant '$v' (known: ${known% })" ;;
+		esac
 	done
 }
 

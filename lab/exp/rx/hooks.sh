@@ -192,13 +192,14 @@ exp_guest()
 # (lab/lib/books.awk), else the residual
 exp_progress()
 {
-	if [ "$(last_row_col closure_ok)" = 1 ]; then
-		last_row_printf "offered %s pps, delivered %s pps, receiver %s%% CPU, guest idle %s%%, QEMU main loop waited %s%%" \
-			offered_pps delivered_pps recv_cpu idle_cpu qemu_main_wait_pct
-	else
-		last_row_printf "offered %s pps, delivered %s pps, receiver CPU not reported (books %s%%), guest idle %s%%, QEMU main loop waited %s%%" \
-			offered_pps delivered_pps closure_pct idle_cpu qemu_main_wait_pct
+	local recv="receiver %s%% CPU" col=recv_cpu
+
+	if [ "$(last_row_col closure_ok)" != 1 ]; then
+		recv="receiver CPU not reported (books %s%%)"
+		col=closure_pct
 	fi
+	last_row_printf "offered %s pps, delivered %s pps, $recv, guest idle %s%%, QEMU main loop waited %s%%" \
+		offered_pps delivered_pps "$col" idle_cpu qemu_main_wait_pct
 }
 
 exp_summarize()
