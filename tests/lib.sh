@@ -18,14 +18,19 @@ t_result()
 	fi
 }
 
-# check <desc> <cmd...>: the command must succeed
+# check <desc> <cmd...>: the command must succeed.  A failing check's
+# last lines of output (in T_LOG) follow its "not ok" as "# " comments,
+# so that a log kept only as the TAP stream (CI's) says what failed.
 check()
 {
-	local desc=$1 rc=0
+	local desc=$1 rc=0 from=0
 
 	shift
+	[ ! -f "$T_LOG" ] || from=$(stat -c %s "$T_LOG")
 	"$@" >>"$T_LOG" 2>&1 || rc=$?
 	t_result $((rc != 0)) "$desc"
+	[ $rc = 0 ] || [ ! -f "$T_LOG" ] ||
+		tail -c +$((from + 1)) "$T_LOG" | tail -4 | cut -c1-300 | sed 's/^/#   /'
 }
 
 # refuse <desc> <pattern> <cmd...>: the command must fail (non-zero) and

@@ -17,12 +17,12 @@ set -u
 RUN=$LAB_BUILD/test-runs/e2e
 rm -rf "$RUN"
 check "make initramfs" make -s -C "$LAB_TOP" initramfs
-# Both rates saturate every variant's guest here (the books are checked
-# on every row: at a partly idle point they miss the idle task's own time,
-# see the iperf3 run below).
+# Both rates saturate every variant's guest on a host that lets QEMU
+# keep up.  schedstats=enable makes the guest count its switches to the
+# idle task (idle_entries_ps), which is what the books miss (below).
 check "lab/run: 3 variants x 2 reps x (2 rates + 1 latency point), short windows" \
 	"$LAB_TOP/lab/run" -v "vanilla ksoftirqd-fix threaded-napi" -r "200000 300000" \
-	--lat-rates 300000 -n 2 -W 1 -w 3 -o "$RUN"
+	--lat-rates 300000 -n 2 -W 1 -w 3 --cmdline schedstats=enable -o "$RUN"
 csv=$RUN/points.csv
 
 # value of column <name> for variant <v> at rate <r>, throughput pass,
@@ -35,13 +35,28 @@ val()
 		$c["pass"] == "tput" { print $c[n] }' "$csv"
 }
 
-# every row satisfies an awk condition on columns (c["name"]); the
-# failing rows are logged
+# every row satisfies an awk condition on columns (c["name"]); each
+# failing row is printed with the columns the condition names
 every_row()
 {
-	awk -F, -v cond="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ if (!('"$1"')) { print "row " NR " fails: " cond ": " $0; bad = 1 } }
-		END { exit bad }' "$csv" >>"$T_LOG"
+	awk -F, -v cond="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+			s = cond
+			while (match(s, /c\["[a-z0-9_]+"\]/)) {
+				names = names " " substr(s, RSTART + 3, RLENGTH - 5)
+				s = substr(s, RSTART + RLENGTH)
+			}
+			next }
+		{ if (!('"$1"')) {
+			printf "row %d (%s rep %s %s %s) fails:", NR, $c["variant"], $c["rep"],
+				$c["pass"], $c["rate_target"]
+			n = split(names, f, " ")
+			for (i = 1; i <= n; i++)
+				if (!seen[NR, f[i]]++)
+					printf " %s=%s", f[i], $c[f[i]]
+			print ""
+			bad = 1
+		} }
+		END { exit bad }' "$csv"
 }
 
 # num <a> <op> <b>: floating comparison, logged
@@ -73,25 +88,21 @@ check "12 throughput-pass rows, 6 latency-pass rows" \
 check "every row: delivered <= UDP InDatagrams <= NIC rx <= tap tx <= sent" consistent_rows
 check "every row: the guest kept TSC as its clocksource" every_row '$c["clocksource"] == "tsc"'
 check "every row: irq time was accounted (IRQ time accounting on)" every_row '$c["irqtime"] == 1'
-# The books close where the guest is saturated (gate_idle: at most 5 %
-# idle).  Where it is not, they miss the idle task's own time at each
-# switch to idle (see the iperf3 point below): such a row must say so
-# (closure_ok 0 outside +-3 %) and never count time twice.  Whether the
-# host lets QEMU saturate the guest at 200k is the host's business: a run
-# in which no row is saturated skips the check rather than passing it.
+# The books: task run times + irq + idle + steal against the window.
+# They never count time twice, and closure_ok says whether they close
+# (+-3 %).  What they miss is the idle task's own time at each switch to
+# idle (tick restart, HLT exit: ~10-30 µs under TCG, see the iperf3 point
+# below), so a guest that goes idle often misses more: near saturation
+# (2-5 % idle) 19 of 133 rows of four recorded runs missed 3-14 %, below
+# 2 % idle none of 256 missed more than 1.6 %.  So a row may miss 3 %
+# plus 300 µs per switch to idle (10x the cost measured), no more: a
+# saturated guest, which seldom goes idle, must close its books, and a
+# part missing from them (hardirq time, say) fails the check on any row.
 check "every row: closure_ok = (|closure_pct| <= 3 %), the residual never above +3 %" \
 	every_row '$c["closure_pct"] != "" && $c["closure_pct"] + 0 <= 3 &&
 		($c["closure_ok"] == ($c["closure_pct"] + 0 >= -3) || ($c["closure_pct"] + 0 > -3.05 && $c["closure_pct"] + 0 < -2.95))'
-saturated_rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$c["gate_idle"] == 1 { n++ } END { print n + 0 }' "$csv")
-echo "rows with the guest saturated: $saturated_rows of 18" >>"$T_LOG"
-if [ "$saturated_rows" -gt 0 ]; then
-	check "every saturated row ($saturated_rows of 18): the CPU books close within +-3 %" \
-		every_row '$c["gate_idle"] != 1 || $c["closure_ok"] == 1'
-else
-	skip "every saturated row: the CPU books close within +-3 %" \
-		"no row of the short run had the guest saturated (idle > 5 % on every row: the host starved QEMU)"
-fi
+check "every row: the books miss at most 3 % + 300 µs per switch to idle" \
+	every_row '$c["closure_pct"] + 0 >= -3 - 0.03 * $c["idle_entries_ps"]'
 check "every row: the host's QEMU main loop and vCPU figures are there" \
 	every_row '$c["qemu_main_run_pct"] > 0 && $c["qemu_vcpu_run_pct"] > 0 && $c["flood_run_pct"] > 0'
 check "every paced row: the generator's error and the gate flags are recorded" \
@@ -212,7 +223,8 @@ E2E_CSV=$csv
 IP3=$RUN-iperf3
 rm -rf "$IP3"
 check "lab/run -g iperf3 -b 1 MiB: vanilla, 2 rates" \
-	"$LAB_TOP/lab/run" -v vanilla -g iperf3 -b 1048576 -r "20000 0" --lat-rates "" -n 1 -W 1 -w 3 -o "$IP3"
+	"$LAB_TOP/lab/run" -v vanilla -g iperf3 -b 1048576 -r "20000 0" --lat-rates "" -n 1 -W 1 -w 3 \
+	--cmdline schedstats=enable -o "$IP3"
 csv=$IP3/points.csv
 check "iperf3: points.csv has 2 rows, generator iperf3" \
 	test "$(csv_col "$csv" generator | grep -c '^iperf3$')/$(($(wc -l <"$csv") - 1))" = 2/2
@@ -226,6 +238,11 @@ check "iperf3: the server's CPU is measured (> 1 % at 20000 pps)" num "$(val van
 check "a partly idle point: the books miss time (residual < 0), never count it twice" \
 	awk -v x="$(val vanilla 20000 closure_pct)" -v i="$(val vanilla 20000 idle_cpu)" \
 	'BEGIN { exit !(i > 20 && x < 0 && x > -40) }'
+# (iperf3's server here: ~850 switches a second, 40 µs each; udp_sink's
+# guest at 20 kpps switched ~9,000 times, 20 µs each)
+check "a partly idle point: the guest switched to idle > 100 times a second, missing 1-300 µs each" \
+	awk -v n="$(val vanilla 20000 idle_entries_ps)" -v us="$(val vanilla 20000 idle_entry_us)" \
+	'BEGIN { print "switches/s " n ", missed per switch " us " µs"; exit !(n > 100 && us >= 1 && us <= 300) }'
 check "iperf3: unlimited offers more than 20000 pps" num "$(val vanilla 0 offered_pps)" ">" 20000
 check "iperf3: params.json has the generator and iperf3's version" \
 	grep -q '"iperf3": "iperf 3' "$IP3/params.json"
