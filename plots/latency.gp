@@ -60,7 +60,7 @@ unset label 1
 
 set lmargin at screen 0.615
 set rmargin at screen 0.985
-set title "guest timer thread: wake-up lateness"
+set title "guest timer thread (cyclictest): wake-up lateness"
 set ylabel "lateness (log scale)" offset 1, 0
 set yrange [*:*]
 set autoscale y

@@ -149,12 +149,13 @@ static bool is_answer(const char *line, const char *req)
 		return !strncmp(line, want, l) && (!line[l] || line[l] == ' ');
 	}
 	/*
-	 * same first word; snap and tlat replies repeat the request's
-	 * arguments, which must match too (stale replies)
+	 * same first word; snap, tlat and cyclic replies repeat the
+	 * request's arguments, which must match too (stale replies)
 	 */
 	if (strncmp(line, req, wl) || (line[wl] && line[wl] != ' '))
 		return false;
-	if (wl == 4 && (!strncmp(req, "snap", 4) || !strncmp(req, "tlat", 4))) {
+	if ((wl == 4 && (!strncmp(req, "snap", 4) || !strncmp(req, "tlat", 4))) ||
+	    (wl == 6 && !strncmp(req, "cyclic", 6))) {
 		size_t rl = strlen(req);
 
 		return !strncmp(line, req, rl) && (!line[rl] || line[rl] == ' ');

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Latency percentiles and a log2 histogram, shared by latprobe, timerlat
- * and sampler.
+ * Latency percentiles and a log2 histogram, shared by latprobe and
+ * sampler (cyclictest's histogram).
  *
  * Percentiles are nearest-rank: the N = n + lost samples are ranked in
  * ascending order, the lost ones last, as +infinity (a probe that never
@@ -40,6 +40,14 @@ struct lat_summary {
  */
 int lat_compute(uint64_t *lat, size_t n, uint64_t lost, uint64_t timeout_ns,
 		struct lat_summary *s);
+
+/*
+ * The same, over a histogram: @nb values (ns, ascending) each seen
+ * @count[i] times, plus @lost beyond it, ranked as @bound_ns.
+ */
+int lat_compute_hist(const uint64_t *val_ns, const uint64_t *count,
+		     size_t nb, uint64_t lost, uint64_t bound_ns,
+		     struct lat_summary *s);
 
 /*
  * log2 histogram in microseconds: bucket i >= 1 counts latencies in

@@ -5,13 +5,14 @@
  *
  *   ping        -> pong
  *   snap <tag>  -> snap <tag> t_ns=... key=value ... (fixed keys, fixed order)
+ *   cyclic start
+ *               -> cyclic start pid=N interval_us=N: the timer probe,
+ *                  cyclictest, runs (-C; cyclic.h) from now on, its
+ *                  samples counted in every snap (tlat_count)
+ *   cyclic stop -> cyclic stop count=N: stopped (its log stays)
  *   tlat <from> <to>
- *               -> tlat <from> <to> n=... p50_us=... ... hist=i:count,...
- *                  over timerlat's samples [from, to) (see tlatring.h)
- *   probes on|off
- *               -> probes on|off: timerlat continued or stopped
- *                  (SIGCONT/SIGSTOP), so throughput windows run without
- *                  the latency probes' load
+ *               -> tlat <from> <to> n=... p50_us=... ... overruns=N over
+ *                  the probe's samples [from, to) (cyclic_reply)
  *   quit        -> bye, then exit 0
  *   other       -> err unknown request: <text>
  */
@@ -27,20 +28,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "blaststat.h"
 #include "cpustat.h"
+#include "cyclic.h"
 #include "procparse.h"
 #include "shmfile.h"
 #include "sinkstat.h"
-#include "tlatring.h"
 #include "txstat.h"
 #include "util.h"
 
 #define REQ_MAX		256
 #define REPLY_MAX	8192
+#define CYCLIC_STOP_MS	5000
 
 static const char *cfg_chan = "-";
 static const char *cfg_ifname = "eth0";
@@ -50,9 +53,13 @@ static const char *cfg_recv_comm = "udp_sink";
 /* key=value counters another receiver writes to a file (-x) */
 static const char *cfg_extra_path;
 
-/* udp_sink's counters (-s), timerlat's ring (-l) */
+/* the timer probe: interval (-C; 0: none), its log (-F) */
+static unsigned int cfg_cyclic_us;
+static const char *cfg_cyclic_log = "/run/cyclictest.log";
+static pid_t cyclic_pid;
+
+/* udp_sink's counters (-s) */
 static struct shm_view sink_view = { .size = sizeof(struct sinkstat) };
-static struct shm_view tlat_view = { .size = sizeof(struct tlat_ring) };
 /* responder's counters (-r): its datagrams are in udp_in too */
 static struct shm_view resp_view = { .size = sizeof(struct sinkstat) };
 /* udp_blast's counters (-b), TX experiment */
@@ -65,7 +72,7 @@ static void usage(void)
 {
 	printf("Usage: sampler [-c device|-] [-i ifname] [-s sink_counters]\n"
 	       "               [-r responder_counters] [-R comm] [-x file]\n"
-	       "               [-l timerlat_ring] [-b blast_counters] [-f]\n"
+	       "               [-C interval_us [-F log]] [-b blast_counters] [-f]\n"
 	       "  -c path   channel to serve (default '-': stdin/stdout)\n"
 	       "  -i name   interface for nic_* counters (default eth0)\n"
 	       "  -s path   udp_sink's counter file (udp_sink -c)\n"
@@ -73,12 +80,16 @@ static void usage(void)
 	       "  -R comm   receiver's command name if it has no counter "
 	       "file (default udp_sink)\n"
 	       "  -x path   file of key=value counters added to every snapshot\n"
-	       "  -l path   timerlat's ring file (timerlat -c)\n"
+	       "  -C us     serve cyclic start|stop: cyclictest (in PATH) "
+	       "waking every us,\n"
+	       "            %d..%d\n"
+	       "  -F path   cyclictest's sample log (default "
+	       "/run/cyclictest.log)\n"
 	       "  -b path   udp_blast's counter file (udp_blast -c)\n"
 	       "  -f        run SCHED_FIFO priority 50\n"
 	       "  -h, --help  this text\n"
-	       "Requests: ping, snap <tag>, tlat <from> <to>, probes on|off, "
-	       "quit (one per line).\n");
+	       "Requests: ping, snap <tag>, cyclic start|stop, tlat <from> "
+	       "<to>, quit (one per\nline).\n", CYCLIC_MIN_US, CYCLIC_MAX_US);
 	exit(0);
 }
 
@@ -89,13 +100,20 @@ static void parse_opts(int argc, char **argv)
 	if (wants_help(argc, argv))
 		usage();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":b:c:fhi:l:R:r:s:x:")) != -1) {
+	while ((c = getopt(argc, argv, ":b:C:c:F:fhi:R:r:s:x:")) != -1) {
 		switch (c) {
 		case 'b':
 			blast_view.path = opt_path(c, optarg);
 			break;
+		case 'C':
+			cfg_cyclic_us = opt_u64(c, optarg, CYCLIC_MIN_US,
+						CYCLIC_MAX_US);
+			break;
 		case 'c':
 			cfg_chan = opt_path(c, optarg);
+			break;
+		case 'F':
+			cfg_cyclic_log = opt_path(c, optarg);
 			break;
 		case 'f':
 			cfg_fifo = true;
@@ -105,9 +123,6 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'i':
 			cfg_ifname = opt_ifname(c, optarg);
-			break;
-		case 'l':
-			tlat_view.path = opt_path(c, optarg);
 			break;
 		case 'R':
 			cfg_recv_comm = opt_path(c, optarg);
@@ -160,13 +175,6 @@ static const struct sinkstat *sink_map(struct shm_view *v)
 	return ss && sinkstat_ok(ss) ? ss : NULL;
 }
 
-static const struct tlat_ring *tlat_map(void)
-{
-	const struct tlat_ring *r = shm_view_map(&tlat_view);
-
-	return r && tlat_ring_ok(r) ? r : NULL;
-}
-
 static void add_u64(struct strbuf *r, const char *key, uint64_t v)
 {
 	sb_printf(r, " %s=%llu", key, (unsigned long long)v);
@@ -212,7 +220,6 @@ static void do_snap(struct strbuf *r, const char *tag)
 	struct udp_stat udp = { 0 };
 	struct softnet_stat sn = { 0 };
 	const struct sinkstat *ss, *rs;
-	const struct tlat_ring *tr = tlat_map();
 	uint64_t t_ns;
 
 	t_ns = now_ns(CLOCK_MONOTONIC);
@@ -242,32 +249,61 @@ static void do_snap(struct strbuf *r, const char *tag)
 	add_u64(r, "softnet_squeezed", sn.time_squeeze);
 	add_u64(r, "sink_packets", ss ? sinkstat_load(&ss->packets) : 0);
 	add_u64(r, "sink_bytes", ss ? sinkstat_load(&ss->bytes) : 0);
-	add_u64(r, "tlat_count", tr ? tlat_load(&tr->count) : 0);
-	add_u64(r, "tlat_overruns", tr ? tlat_load(&tr->overruns) : 0);
+	add_u64(r, "tlat_count", cfg_cyclic_us ? cyclic_count(cfg_cyclic_log) : 0);
 	rs = sink_map(&resp_view);
 	add_u64(r, "resp_packets", rs ? sinkstat_load(&rs->packets) : 0);
 	tx_snap(r, cfg_ifname, &blast_view);
 	add_extra(r);
 }
 
-/* Stop or continue the guest-side latency probe (timerlat). */
-static void do_probes(struct strbuf *r, const char *arg)
+/* Start or stop the timer probe. */
+static void do_cyclic(struct strbuf *r, const char *arg)
 {
-	bool on = !strcmp(arg, "on");
-	pid_t pids[4];
-	int i, n;
+	char why[128];
+	pid_t pid;
 
-	if (!on && strcmp(arg, "off")) {
-		sb_printf(r, "err probes needs on or off");
-		return;
-	}
-	n = find_tasks_by_comm("timerlat", false, pids, 4);
-	for (i = 0; i < n && i < 4; i++)
-		if (kill(pids[i], on ? SIGCONT : SIGSTOP)) {
-			sb_printf(r, "err probes %s: %s", arg, strerror(errno));
+	if (!cfg_cyclic_us) {
+		sb_printf(r, "err cyclic: no probe (sampler -C)");
+	} else if (!strcmp(arg, "start")) {
+		if (cyclic_pid > 0) {
+			sb_printf(r, "err cyclic start: running (pid %d)",
+				  (int)cyclic_pid);
 			return;
 		}
-	sb_printf(r, "probes %s n=%d", arg, n > 0 ? n : 0);
+		cyclic_pid = cyclic_spawn("cyclictest", cfg_cyclic_us,
+					  cfg_cyclic_log);
+		if (cyclic_pid < 0) {
+			sb_printf(r, "err cyclic start: %s", strerror(errno));
+			cyclic_pid = 0;
+			return;
+		}
+		sb_printf(r, "cyclic start pid=%d interval_us=%u",
+			  (int)cyclic_pid, cfg_cyclic_us);
+	} else if (!strcmp(arg, "stop")) {
+		if (cyclic_pid <= 0) {
+			sb_printf(r, "err cyclic stop: not started");
+			return;
+		}
+		pid = cyclic_pid;
+		cyclic_pid = 0;
+		if (cyclic_stop(pid, CYCLIC_STOP_MS, why, sizeof(why)))
+			sb_printf(r, "err cyclic stop: cyclictest %s", why);
+		else
+			sb_printf(r, "cyclic stop count=%llu", (unsigned long long)
+				  cyclic_count(cfg_cyclic_log));
+	} else {
+		sb_printf(r, "err cyclic needs start or stop");
+	}
+}
+
+/* The probe's samples [from, to) of its log. */
+static void do_tlat(struct strbuf *r, const char *args)
+{
+	FILE *f = cfg_cyclic_us ? fopen(cfg_cyclic_log, "re") : NULL;
+
+	cyclic_reply(f, cfg_cyclic_us, args, r);
+	if (f)
+		fclose(f);
 }
 
 static const char tag_chars[] =
@@ -322,10 +358,10 @@ static bool handle(char *line)
 		sb_printf(&r, "bye");
 		send_reply(&r);
 		return false;
-	} else if (wl == 6 && !strncmp(line, "probes", 6)) {
-		do_probes(&r, args);
+	} else if (wl == 6 && !strncmp(line, "cyclic", 6)) {
+		do_cyclic(&r, args);
 	} else if (wl == 4 && !strncmp(line, "tlat", 4)) {
-		tlat_reply(tlat_map(), args, &r);
+		do_tlat(&r, args);
 	} else if (wl == 4 && !strncmp(line, "snap", 4)) {
 		if (valid_tag(args))
 			do_snap(&r, args);
@@ -397,5 +433,10 @@ int main(int argc, char **argv)
 	parse_opts(argc, argv);
 	setup();
 	serve();
+	if (cyclic_pid > 0) {
+		char why[128];
+
+		cyclic_stop(cyclic_pid, CYCLIC_STOP_MS, why, sizeof(why));
+	}
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Small files shared between a guest tool that publishes numbers
- * (udp_sink's counters, timerlat's ring) and the sampler that reads them,
+ * (udp_sink's and the responder's counters) and the sampler that reads them,
  * through mmap MAP_SHARED.  The writer creates the file under a temporary
  * name and renames it into place, so a reader never maps a half-sized
  * file; the reader remaps whenever the path names a new inode.  What the

@@ -22,7 +22,7 @@ set -eu
 OUT=${1:?usage: test_tools.sh OUTDIR}
 OUT=$(cd "$OUT" && pwd)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOOLS="udp_sink sampler flood chanctl responder timerlat latprobe iperf3_flood threadstat schedset"
+TOOLS="udp_sink sampler flood chanctl responder latprobe iperf3_flood threadstat schedset"
 for t in $TOOLS; do
 	[ -x "$OUT/$t" ] || { echo "test_tools.sh: $OUT/$t not built" >&2; exit 1; }
 done
@@ -180,7 +180,7 @@ responder_nivcsw net_rx_softirqs net_tx_softirqs nic_rx_packets
 nic_rx_bytes nic_rx_dropped nic_rx_errors nic_tx_packets nic_tx_dropped
 udp_in udp_noports udp_inerrors udp_rcvbuferrors udp_out
 softnet_processed softnet_dropped softnet_squeezed sink_packets
-sink_bytes tlat_count tlat_overruns resp_packets ksoftirqd1_run_ns
+sink_bytes tlat_count resp_packets ksoftirqd1_run_ns
 ksoftirqd0_pcount ksoftirqd1_pcount ksoftirqd0_wakeups
 ksoftirqd1_wakeups blast_pid blast_threads blast_running blast_start_ns
 blast_end_ns blast_sent blast_errors blast_run_ns qdisc_n
@@ -222,8 +222,6 @@ check "sampler: t_ns increases" eval '[ "${t1:-0}" -lt "${t2:-0}" ]'
 check "sampler: hz is positive" eval '[ "$(field hz "${L[1]:-}")" -gt 0 ]'
 check "sampler: sampler_run_ns is positive" \
 	eval '[ "$(field sampler_run_ns "${L[1]:-}")" -gt 0 ]'
-check "sampler: no -l -> tlat_count=0 tlat_overruns=0" eval \
-	'[[ "${L[1]:-}" == *" tlat_count=0 tlat_overruns=0 resp_packets="* ]]'
 
 # requests split across reads, several in one read
 { printf 'pi'; sleep 0.3; printf 'ng\nsnap a\r\nsnap b\n'; } |
@@ -274,26 +272,8 @@ else
 	skip "sampler -c <tty device>" "python3 not found"
 fi
 
-# timerlat, sampler tlat; bad option values of the latency tools
+# sampler's timer probe (cyclictest); bad option values of the latency tools
 . "$HERE/tools_latency.sh"
-
-# probes on|off stops and continues timerlat (the latency pass's probe)
-"$OUT/timerlat" -i 1000 -c "$T/tl.ring" >/dev/null 2>&1 &
-TLP=$!
-BG_PIDS+=("$TLP")
-sleep 0.3
-printf 'probes off\n' | "$OUT/sampler" -c - >"$T/out" 2>/dev/null || true
-sleep 0.2
-st_off=$(awk '{ print $3 }' "/proc/$TLP/stat" 2>/dev/null)
-printf 'probes on\nprobes sideways\n' | "$OUT/sampler" -c - >>"$T/out" 2>/dev/null || true
-sleep 0.2
-st_on=$(awk '{ print $3 }' "/proc/$TLP/stat" 2>/dev/null)
-mapfile -t L <"$T/out"
-check "sampler: probes off stops timerlat (state T), probes on continues it" \
-	eval '[ "$st_off" = T ] && [ "$st_on" != T ] && [ "${L[0]:-}" = "probes off n=1" ] && [ "${L[1]:-}" = "probes on n=1" ]'
-check "sampler: probes with neither on nor off -> err" \
-	eval '[ "${L[2]:-}" = "err probes needs on or off" ]'
-kill "$TLP" 2>/dev/null || true
 
 # ---------------------------------------------------------------- threadstat
 sleep 30 &
@@ -326,7 +306,7 @@ if [ -n "$PY" ]; then
 # Serve a UNIX stream socket like QEMU's channel: each connection gets
 # stray lines (as if left from an earlier request), then a sampler on it.
 import os, socket, subprocess, sys
-path, mode, sampler, ring = sys.argv[1:5]
+path, mode, sampler, log = sys.argv[1:5]
 srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 srv.bind(path)
 srv.listen(4)
@@ -337,15 +317,15 @@ while True:
             pass
         c.close()
         continue
-    c.sendall(b"snap old t_ns=1\ntlat 0 1 n=1 old\nhello\n")
-    subprocess.Popen([sampler, "-c", "-", "-i", "lo", "-l", ring],
+    c.sendall(b"snap old t_ns=1\ncyclic stop count=1 old\nhello\n")
+    subprocess.Popen([sampler, "-c", "-", "-i", "lo", "-C", "1000", "-F", log],
                      stdin=c.fileno(),
                      stdout=c.fileno(), stderr=subprocess.DEVNULL)
     c.close()
 EOF
 	start_server()	# start_server SOCK MODE
 	{
-		"$PY" "$T/serve.py" "$1" "$2" "$OUT/sampler" "$T/tlat" \
+		"$PY" "$T/serve.py" "$1" "$2" "$OUT/sampler" "$T/ct.log" \
 			2>"$T/serve.err" &
 		BG_PIDS+=("$!")
 		for _ in $(seq 50); do
@@ -357,7 +337,7 @@ EOF
 	# wait mode: the server comes up only after chanctl started
 	rc=0
 	( sleep 0.7; exec "$PY" "$T/serve.py" "$T/sock" sampler "$OUT/sampler" \
-		"$T/tlat" ) &
+		"$T/ct.log" ) &
 	BG_PIDS+=("$!")
 	"$OUT/chanctl" -S "$T/sock" -w 10000 >"$T/out" 2>"$T/err" || rc=$?
 	check "chanctl -w: waits for the guest, prints pong" \
@@ -372,13 +352,13 @@ EOF
 	check "chanctl snap: skips stray lines, prints the snap line" \
 		eval '[ $rc = 0 ] && snap_ok new "$(cat "$T/out")"'
 	rc=0
-	"$OUT/chanctl" -S "$T/sock" tlat "$c1" "$c2" >"$T/out" 2>"$T/err" || rc=$?
-	check "chanctl tlat: skips a stale tlat line, prints the answer" \
-		eval '[ $rc = 0 ] && tlat_ok "$(cat "$T/out")" "$c1" "$c2" "$n_tl"'
-	expect_exit 4 "chanctl tlat: err reply -> exit 4" \
-		"$OUT/chanctl" -S "$T/sock" tlat 5 5
-	check "chanctl tlat: err reply printed" \
-		grep -qx "err tlat range 5 5 empty" "$T/out"
+	"$OUT/chanctl" -S "$T/sock" cyclic start >"$T/out" 2>"$T/err" || rc=$?
+	check "chanctl cyclic start: skips a stale cyclic stop line, prints the answer" \
+		eval '[ $rc = 0 ] && [[ "$(cat "$T/out")" =~ ^cyclic\ start\ pid=[0-9]+\ interval_us=1000$ ]]'
+	expect_exit 4 "chanctl cyclic: err reply -> exit 4" \
+		"$OUT/chanctl" -S "$T/sock" cyclic sideways
+	check "chanctl cyclic: err reply printed" \
+		grep -qx "err cyclic needs start or stop" "$T/out"
 	expect_exit 4 "chanctl: err reply -> exit 4" \
 		"$OUT/chanctl" -S "$T/sock" bogus req
 	check "chanctl: err reply printed" \

@@ -311,6 +311,10 @@ latency_columns_filled()
 check "every latency-pass row carries probe and timer latency percentiles" latency_columns_filled
 check "raw round-trip times kept per latency point" \
 	test "$(find "$RUN/raw" -name '*.rtt' | wc -l)" = 6
+# The timer probe runs only in the latency pass (cyclictest, started at
+# the pass's opening): its sample count stands still over every
+# throughput window, and in a latency window every 1 ms boundary is a
+# sample or an overrun.
 tlat_stopped()
 {
 	local f
@@ -321,3 +325,8 @@ tlat_stopped()
 	done
 }
 check "the guest's timer probe took no sample in any throughput window" tlat_stopped
+check "every latency window: cyclictest's samples + overruns = the window's 1 ms periods (-20 %/+10 %)" \
+	every_row '$c["pass"] != "lat" ||
+		(($c["tlat_n"] + $c["tlat_overruns"]) >= 800 * $c["guest_window_s"] &&
+		 ($c["tlat_n"] + $c["tlat_overruns"]) <= 1100 * $c["guest_window_s"])'
+

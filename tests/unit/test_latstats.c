@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for lab/tools: the latency percentiles and histogram
- * (latstats.c), timerlat's ring reader and sampler's tlat answer
- * (tlatring.c), and the strbuf and pacing helpers (util.c).  Inputs with
+ * (latstats.c), cyclictest's sample log and sampler's tlat answer from
+ * it (cyclic.c), and the strbuf and pacing helpers (util.c).  Inputs with
  * answers known by hand.  TAP output, exit status 1 on failure.
  */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "latstats.h"
-#include "tlatring.h"
+#include "cyclic.h"
 #include "util.h"
 #include "tap.h"
 
@@ -184,92 +186,112 @@ static void test_format(void)
 	      "strbuf: nothing appended after an overflow");
 }
 
-static void push_us(struct tlat_ring *r, uint64_t from, uint64_t to)
+/* a cyclictest -v -N log: header, samples k = 0..n-1 of (k % 1000 + 1) us */
+static size_t write_log(char *text, size_t size, uint64_t n, bool summary)
 {
+	size_t len;
 	uint64_t k;
 
-	for (k = from; k < to; k++)
-		tlat_ring_push(r, (k % 1000 + 1) * US);
+	len = snprintf(text, size, "Max CPUs = 1\nOnline CPUs = 1\n"
+		       "Thread 0 Interval: 1500\n");
+	for (k = 0; k < n && len < size; k++)
+		len += snprintf(text + len, size - len, "%8d:%8llu:%8llu\n", 0,
+				(unsigned long long)k,
+				(unsigned long long)(k % 1000 + 1) * US);
+	if (summary && len < size)
+		len += snprintf(text + len, size - len, "T: 0 (  74) P: 0 "
+				"I:1000 C:   %llu Min: 1000 Act: 5 Avg: 500 "
+				"Max: 1000000\n", (unsigned long long)n);
+	return len;
 }
 
-static void test_ring(void)
+static void reply(const char *text, const char *args, char *buf, size_t sz)
 {
-	static struct tlat_ring r;
-	static uint64_t out[TLAT_RING];
-	char why[128], buf[2048];
-	struct strbuf sb = STRBUF_INIT(buf);
+	struct strbuf sb = { .buf = buf, .size = sz };
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
 
-	r.magic = TLAT_MAGIC;
-	r.version = TLAT_VERSION;
-	check(tlat_ring_ok(&r), "ring: header ok");
-	push_us(&r, 0, 1000);
-	check(r.count == 1000, "ring: count after 1000 pushes");
-	check(!tlat_ring_read(&r, 10, 13, out, why, sizeof(why)) &&
-	      out[0] == 11 * US && out[1] == 12 * US && out[2] == 13 * US,
-	      "ring: read [10, 13)");
-	check(tlat_ring_read(&r, 5, 5, out, why, sizeof(why)) &&
-	      !strcmp(why, "empty"), "ring: from == to -> empty");
-	check(tlat_ring_read(&r, 6, 5, out, why, sizeof(why)) &&
-	      !strncmp(why, "invalid", 7), "ring: from > to -> invalid");
-	check(tlat_ring_read(&r, 0, 1001, out, why, sizeof(why)) &&
-	      !strcmp(why, "beyond count 1000"), "ring: to > count: %s", why);
+	buf[0] = '\0';
+	cyclic_reply(f, 1000, args, &sb);
+	if (f)
+		fclose(f);
+}
 
-	tlat_reply(&r, "0 1000", &sb);
+static void test_cyclic(void)
+{
+	static char text[1 << 16];
+	char buf[512], path[] = "/tmp/test_latstats.XXXXXX";
+	uint64_t k, ns;
+	size_t len;
+	FILE *f;
+	int fd;
+
+	check(!cyclic_parse_line("       0:     291:   91813\n", &k, &ns) &&
+	      k == 291 && ns == 91813, "cyclic: a sample line");
+	check(cyclic_parse_line("       1:     291:   91813\n", &k, &ns),
+	      "cyclic: another thread's line refused");
+	check(cyclic_parse_line("Thread 0 Interval: 1500\n", &k, &ns) &&
+	      cyclic_parse_line("T: 0 (  74) P: 0 I:1000 C: 5\n", &k, &ns) &&
+	      cyclic_parse_line("       0:     29", &k, &ns) &&
+	      cyclic_parse_line("       0:     291:   918x\n", &k, &ns),
+	      "cyclic: header, summary and junk are not samples");
+
+	len = write_log(text, sizeof(text), 1000, true);
+	reply(text, "0 1000", buf, sizeof(buf));
 	check(!strcmp(buf, "tlat 0 1000 n=1000 p50_us=500.0 p90_us=900.0 "
-		      "p99_us=990.0 p999_us=999.0 max_us=1000.0 "
-		      "hist=0:1,1:2,2:4,3:8,4:16,5:32,6:64,7:128,8:256,9:489"),
-	      "ring: tlat reply line: %s", buf);
-	sb.len = 0;
-	tlat_reply(&r, "  998\t1000 ", &sb);
+		      "p99_us=990.0 p999_us=999.0 max_us=1000.0 overruns=1"),
+	      "cyclic: tlat over the log, as latstats ranks: %s", buf);
+	reply(text, "  998\t1000 ", buf, sizeof(buf));
 	check(!strcmp(buf, "tlat 998 1000 n=2 p50_us=999.0 p90_us=1000.0 "
-		      "p99_us=1000.0 p999_us=1000.0 max_us=1000.0 "
-		      "hist=9:2"), "ring: tlat on two samples: %s", buf);
-
-	sb.len = 0;
-	tlat_reply(&r, "5", &sb);
+		      "p99_us=1000.0 p999_us=1000.0 max_us=1000.0 overruns=1"),
+	      "cyclic: tlat on two samples: %s", buf);
+	reply(text, "5", buf, sizeof(buf));
 	check(!strncmp(buf, "err tlat range invalid", 22),
-	      "ring: tlat with one number -> err");
-	sb.len = 0;
-	tlat_reply(&r, "1 2 3", &sb);
+	      "cyclic: tlat with one number -> err");
+	reply(text, "1 x", buf, sizeof(buf));
 	check(!strncmp(buf, "err tlat range invalid", 22),
-	      "ring: tlat with three numbers -> err");
-	sb.len = 0;
-	tlat_reply(&r, "1 x", &sb);
+	      "cyclic: tlat with a non-number -> err");
+	reply(text, "-1 5", buf, sizeof(buf));
 	check(!strncmp(buf, "err tlat range invalid", 22),
-	      "ring: tlat with a non-number -> err");
-	sb.len = 0;
-	tlat_reply(&r, "-1 5", &sb);
-	check(!strncmp(buf, "err tlat range invalid", 22),
-	      "ring: tlat with a negative number -> err");
-	sb.len = 0;
-	tlat_reply(&r, "7 7", &sb);
+	      "cyclic: tlat with a negative number -> err");
+	reply(text, "7 7", buf, sizeof(buf));
 	check(!strcmp(buf, "err tlat range 7 7 empty"),
-	      "ring: tlat empty range: %s", buf);
-	sb.len = 0;
-	tlat_reply(&r, "900 1001", &sb);
+	      "cyclic: tlat empty range: %s", buf);
+	reply(text, "9 3", buf, sizeof(buf));
+	check(!strcmp(buf, "err tlat range 9 3 invalid"),
+	      "cyclic: tlat from > to: %s", buf);
+	reply(text, "900 1001", buf, sizeof(buf));
 	check(!strcmp(buf, "err tlat range 900 1001 beyond count 1000"),
-	      "ring: tlat past the count: %s", buf);
-	sb.len = 0;
-	tlat_reply(NULL, "0 10", &sb);
-	check(!strncmp(buf, "err tlat no ring", 16), "ring: tlat without ring");
+	      "cyclic: tlat past the count: %s", buf);
+	reply(text, "0 2000000", buf, sizeof(buf));
+	check(!strcmp(buf, "err tlat range 0 2000000 too long"),
+	      "cyclic: tlat over more than 2^20 samples: %s", buf);
+	{
+		struct strbuf sb = STRBUF_INIT(buf);
 
-	/* wrap: the oldest held sample is count - TLAT_RING + 1 */
-	push_us(&r, 1000, TLAT_RING + 500);
-	check(tlat_ring_read(&r, 500, 600, out, why, sizeof(why)) &&
-	      !strcmp(why, "older than the ring holds (oldest 501)"),
-	      "ring: overwritten samples refused: %s", why);
-	check(!tlat_ring_read(&r, 501, TLAT_RING + 500, out, why,
-			      sizeof(why)) &&
-	      out[0] == 502 * US && out[TLAT_RING - 2] == (TLAT_RING + 499) %
-	      1000 * US + US, "ring: after a wrap, the newest RING-1 read");
-	sb.len = 0;
-	tlat_reply(&r, "0 10", &sb);
-	check(!strcmp(buf, "err tlat range 0 10 older than the ring holds "
-		      "(oldest 501)"), "ring: tlat too old: %s", buf);
+		cyclic_reply(NULL, 1000, "0 10", &sb);
+		check(!strncmp(buf, "err tlat no probe", 17),
+		      "cyclic: tlat without the probe: %s", buf);
+	}
 
-	tlat_ring_push(&r, 5000000000ULL);
-	check(r.ring[(r.count - 1) % TLAT_RING] == UINT32_MAX,
-	      "ring: lateness saturates at u32");
+	fd = mkstemp(path);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	check(f != NULL, "cyclic: a temporary log");
+	if (!f)
+		return;
+	fwrite(text, 1, len, f);
+	fflush(f);
+	check(cyclic_count(path) == 1000,
+	      "cyclic: count = last sample + 1, past the summary line");
+	fputs("       0:    1000:   1", f);	/* half written */
+	fflush(f);
+	check(cyclic_count(path) == 1000,
+	      "cyclic: a half-written last line is not counted");
+	fputs("234\n", f);
+	fflush(f);
+	check(cyclic_count(path) == 1001, "cyclic: ... once complete it is");
+	fclose(f);
+	unlink(path);
+	check(cyclic_count(path) == 0, "cyclic: no log: count 0");
 }
 
 static void test_pacing(void)
@@ -287,7 +309,7 @@ int main(void)
 	test_percentiles();
 	test_hist();
 	test_format();
-	test_ring();
+	test_cyclic();
 	test_pacing();
 	return tap_done();
 }

@@ -141,7 +141,23 @@ stop_point_tools()
 	FLOOD_PID='' PROBE_PID=''
 }
 
-# Timer-probe percentiles between the tlat_count of snapshots C and D.
+# The timer probe of the latency pass: the guest's cyclictest, started
+# at the pass's opening and left running (lab/tools/cyclic.h).
+timer_probe_start()
+{
+	local reply rc=0
+
+	reply=$(guest_req cyclic start) || rc=$?
+	# chanctl exits 4 on an "err ..." reply, which it prints
+	[ "$rc" = 0 ] || [ "$rc" = 4 ] || die "$CUR: guest did not answer: $(guest_fate)"
+	case $reply in
+	"cyclic start pid="*) ;;
+	*) die "$CUR: the guest could not start cyclictest: $reply" ;;
+	esac
+}
+
+# Its percentiles over the samples between the tlat_count of snapshots C
+# and D (in the raw file $1), as tlat.* keys.
 timer_latency()
 {
 	local from to
@@ -151,7 +167,6 @@ timer_latency()
 	guest_req tlat "$from" "$to" | cut -d' ' -f4- | sed 's/\([a-z_0-9]*\)=/tlat.\1=/g' ||
 		log "$CUR: no timer-probe samples between $from and $to"
 }
-
 
 # The window: sleep, or with --series S also sample the receiver every S
 # seconds ("t_ns sink_packets" lines into <file>: the soak's stationarity).

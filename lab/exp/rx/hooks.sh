@@ -7,10 +7,11 @@
 # A booted guest is first left to settle (idle), then measured in two
 # passes:
 #   throughput  every rate, ascending in odd repetitions and descending in
-#               even ones, with the guest's timer probe stopped and no
-#               request/response probe: nothing but the flood and the
-#               receiver in the window
-#   latency     the --lat-rates, with both latency probes running
+#               even ones, with no latency probe running (the guest's
+#               timer probe not started, no request/response probe):
+#               nothing but the flood and the receiver in the window
+#   latency     the --lat-rates, with both latency probes running (the
+#               timer probe, cyclictest, from the pass's opening)
 # Per point:
 #   snapshot A (idle) -> flood starts -> warm-up -> snapshot C -> window ->
 #   snapshot D -> flood ends -> drain -> snapshot B (idle)
@@ -124,6 +125,7 @@ exp_prereqs()
 		[ -x "$TOOLS/$t" ] || die "$TOOLS/$t missing: run 'make tools'"
 	done
 	initramfs_has bin/sampler "the sampler"
+	[ -z "$LAT_RATES" ] || initramfs_has bin/cyclictest "cyclictest (rt-tests)"
 	[ "$GENERATOR" != iperf3 ] && return 0
 	need_cmd iperf3
 	initramfs_has bin/iperf3-recv iperf3
@@ -136,7 +138,10 @@ exp_params()
 
 rx_params()
 {
-	jq -n --arg rates "$RATES" --arg lat "$LAT_RATES" --argjson settle "$SETTLE_MAX" \
+	local probe
+
+	probe="cyclictest $(dpkg-query -W -f '${Version}' rt-tests 2>/dev/null || echo '?') --policy=other --interval=1000 --verbose --nsecs"
+	jq -n --arg probe "$probe" --arg rates "$RATES" --arg lat "$LAT_RATES" --argjson settle "$SETTLE_MAX" \
 		--argjson burst "$BURST_US" --argjson batch "$BATCH" --arg hs "$HOST_SCHED" \
 		--arg fs "$(flood_sched)" --arg qs "$(qemu_sched)" --arg vpin "$(vcpu_cpuset)" \
 		--arg hpin "$(helper_cpuset)" --argjson rcvbuf "$RCVBUF" --arg mode "$MODE" \
@@ -150,7 +155,7 @@ rx_params()
 		 flood_burst_us: $burst, flood_batch: $batch, host_sched: $hs,
 		 flood_sched: $fs, qemu_sched: $qs, rcvbuf: $rcvbuf, mode: $mode, work: $work,
 		 generator: $gen, probe_rate: $prate, probe_timeout_ms: $ptimeout,
-		 timer_period_us: 1000, series_s: $series}
+		 timer_period_us: 1000, timer_probe: $probe, series_s: $series}
 		+ (if $gen == "iperf3" then {iperf3: $iperf3} else {} end)'
 }
 
@@ -177,8 +182,7 @@ exp_guest()
 	apply_qemu_sched
 	settle_guest
 	for pass in tput lat; do
-		guest_req probes "$([ $pass = lat ] && echo on || echo off)" >/dev/null ||
-			die "$CUR: guest did not answer: $(guest_fate)"
+		[ "$pass" != lat ] || [ -z "$LAT_RATES" ] || timer_probe_start
 		# shellcheck disable=SC2086 # the latency rates: words
 		for rate in $([ $pass = tput ] && rates_in_order "$REP" || echo $LAT_RATES); do
 			CUR="$VARIANT rep $REP $pass rate $rate"

@@ -14,8 +14,9 @@
 #   flood.*                  the flooder's own report
 #   probe.*                  the host's request/response probe over C..D
 #                            (latency pass only)
-#   tlat.*                   the guest's timer probe over C..D (latency
-#                            pass only)
+#   tlat.*                   the guest's timer probe, cyclictest, over
+#                            C..D by its sample numbers (latency pass
+#                            only; lab/tools/cyclic.h)
 #   meta.*                   run/variant/rep/rate/generator/pass/slot and
 #                            the guest's settling, into the row
 # Rates, CPU shares and gates come from C..D, host counters over the
@@ -221,7 +222,7 @@ END {
 		gsub(",", "+", lb)
 		r["probe_lost_bounded"] = lb
 		r["tlat_n"] = v["tlat.n"] + 0
-		r["tlat_overruns"] = d("tlat_overruns", "C", "D")
+		r["tlat_overruns"] = v["tlat.overruns"] + 0
 	}
 
 	# Loss of this point, exact: flood packets that never reached the
