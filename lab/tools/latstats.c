@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Latency percentiles and histograms; see latstats.h. */
+/* Latency percentiles; see latstats.h. */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,54 +50,6 @@ int lat_compute(uint64_t *lat, size_t n, uint64_t lost, uint64_t timeout_ns,
 	return 0;
 }
 
-int lat_compute_hist(const uint64_t *val_ns, const uint64_t *count,
-		     size_t nb, uint64_t lost, uint64_t bound_ns,
-		     struct lat_summary *s)
-{
-	uint64_t n = 0, total, rank, seen;
-	size_t b;
-	int i;
-
-	for (b = 0; b < nb; b++)
-		n += count[b];
-	total = n + lost;
-	s->n = n;
-	s->lost = lost;
-	s->lost_bounded = 0;
-	for (i = 0; i < LAT_NR; i++) {
-		rank = ((__uint128_t)total * lat_permille[i] + 999) / 1000;
-		if (!total || rank > n) {
-			s->val[i] = bound_ns;
-			s->lost_bounded |= 1U << i;
-			continue;
-		}
-		for (b = 0, seen = 0; b < nb; b++) {
-			seen += count[b];
-			if (seen >= rank)
-				break;
-		}
-		s->val[i] = val_ns[b];
-	}
-	return total ? 0 : -1;
-}
-
-unsigned int lat_hist_bucket(uint64_t ns)
-{
-	uint64_t us = ns / 1000;
-
-	return us < 2 ? 0 : 63 - __builtin_clzll(us);
-}
-
-void lat_hist(const uint64_t *lat, size_t n, uint64_t hist[LAT_HIST_BUCKETS])
-{
-	size_t i;
-
-	for (i = 0; i < LAT_HIST_BUCKETS; i++)
-		hist[i] = 0;
-	for (i = 0; i < n; i++)
-		hist[lat_hist_bucket(lat[i])]++;
-}
-
 void lat_format(const struct lat_summary *s, struct strbuf *sb)
 {
 	int i;
@@ -124,19 +76,4 @@ void lat_format_bounded(const struct lat_summary *s, struct strbuf *sb)
 	}
 	if (!*sep)
 		sb_printf(sb, "none");
-}
-
-void lat_hist_format(const uint64_t hist[LAT_HIST_BUCKETS],
-		     struct strbuf *sb)
-{
-	const char *sep = "";
-	int i;
-
-	for (i = 0; i < LAT_HIST_BUCKETS; i++) {
-		if (hist[i]) {
-			sb_printf(sb, "%s%d:%llu", sep, i,
-				  (unsigned long long)hist[i]);
-			sep = ",";
-		}
-	}
 }

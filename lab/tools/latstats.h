@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Latency percentiles and a log2 histogram, shared by latprobe and
- * sampler (cyclictest's histogram).
+ * Latency percentiles, shared by latprobe (round trips) and sampler
+ * (cyclictest's wake-ups).
  *
  * Percentiles are nearest-rank: the N = n + lost samples are ranked in
  * ascending order, the lost ones last, as +infinity (a probe that never
@@ -42,34 +42,13 @@ int lat_compute(uint64_t *lat, size_t n, uint64_t lost, uint64_t timeout_ns,
 		struct lat_summary *s);
 
 /*
- * The same, over a histogram: @nb values (ns, ascending) each seen
- * @count[i] times, plus @lost beyond it, ranked as @bound_ns.
- */
-int lat_compute_hist(const uint64_t *val_ns, const uint64_t *count,
-		     size_t nb, uint64_t lost, uint64_t bound_ns,
-		     struct lat_summary *s);
-
-/*
- * log2 histogram in microseconds: bucket i >= 1 counts latencies in
- * [2^i, 2^(i+1)) us, bucket 0 those below 2 us.
- */
-#define LAT_HIST_BUCKETS	64
-
-unsigned int lat_hist_bucket(uint64_t ns);
-void lat_hist(const uint64_t *lat, size_t n,
-	      uint64_t hist[LAT_HIST_BUCKETS]);
-
-/*
  * Formatters, appending to @sb (util.h):
  * lat_format:         "p50_us=X p90_us=X p99_us=X p999_us=X max_us=X",
  *                     X in microseconds with one decimal (rounded)
  * lat_format_bounded: the lost-bounded names joined by ',' ("p99,p999,max"),
  *                     or "none"
- * lat_hist_format:    "i:count,..." over the nonzero buckets, ascending
  */
 void lat_format(const struct lat_summary *s, struct strbuf *sb);
 void lat_format_bounded(const struct lat_summary *s, struct strbuf *sb);
-void lat_hist_format(const uint64_t hist[LAT_HIST_BUCKETS],
-		     struct strbuf *sb);
 
 #endif

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for lab/tools: the latency percentiles and histogram
- * (latstats.c), cyclictest's sample log and sampler's tlat answer from
- * it (cyclic.c), and the strbuf and pacing helpers (util.c).  Inputs with
- * answers known by hand.  TAP output, exit status 1 on failure.
+ * Unit tests for lab/tools: the latency percentiles (latstats.c),
+ * cyclictest's sample log and sampler's tlat answer from it (cyclic.c),
+ * and the strbuf and pacing helpers (util.c).  Inputs with answers known
+ * by hand.  TAP output, exit status 1 on failure.
  */
 
 #include <errno.h>
@@ -116,40 +116,6 @@ static void test_percentiles(void)
 	lat[1] = 0;
 	check(!lat_compute(lat, 2, 0, 0, &s) && s.val[LAT_P50] == 0 &&
 	      s.val[LAT_MAX] == UINT64_MAX, "pct: 0 and UINT64_MAX sort");
-}
-
-static void test_hist(void)
-{
-	uint64_t hist[LAT_HIST_BUCKETS], sum = 0;
-	char buf[512];
-	struct strbuf sb = STRBUF_INIT(buf);
-	int i;
-
-	check(lat_hist_bucket(0) == 0 && lat_hist_bucket(1999) == 0,
-	      "hist: below 2 us -> bucket 0");
-	check(lat_hist_bucket(2000) == 1 && lat_hist_bucket(3999) == 1 &&
-	      lat_hist_bucket(4000) == 2, "hist: [2, 4) us -> 1, 4 us -> 2");
-	check(lat_hist_bucket(1023999) == 9 && lat_hist_bucket(1024000) == 10,
-	      "hist: 1023.999 us -> 9, 1024 us -> 10");
-	check(lat_hist_bucket(UINT64_MAX) == 54 &&
-	      lat_hist_bucket(UINT64_MAX) < LAT_HIST_BUCKETS,
-	      "hist: UINT64_MAX ns (2^54.03 us) -> bucket 54");
-
-	fill_us(1000, 7919);
-	lat_hist(lat, 1000, hist);
-	for (i = 0; i < LAT_HIST_BUCKETS; i++)
-		sum += hist[i];
-	check(sum == 1000 && hist[0] == 1 && hist[1] == 2 && hist[8] == 256 &&
-	      hist[9] == 489 && hist[10] == 0, "hist: 1..1000 us counts");
-	lat_hist_format(hist, &sb);
-	check(!strcmp(buf, "0:1,1:2,2:4,3:8,4:16,5:32,6:64,7:128,8:256,9:489"),
-	      "hist: format nonzero buckets: %s", buf);
-	memset(hist, 0, sizeof(hist));
-	hist[3] = 7;
-	hist[63] = 1;
-	sb.len = 0;
-	lat_hist_format(hist, &sb);
-	check(!strcmp(buf, "3:7,63:1"), "hist: sparse format: %s", buf);
 }
 
 static void test_format(void)
@@ -307,7 +273,6 @@ int main(void)
 {
 	printf("TAP version 13\n");
 	test_percentiles();
-	test_hist();
 	test_format();
 	test_cyclic();
 	test_pacing();
