@@ -65,6 +65,14 @@ function accel_name(a) {
 	return a == "tcg" ? "TCG (emulated CPU)" : a == "kvm" ? "KVM" : "an unknown accelerator"
 }
 
+# P["speed"]: "fixed speed, 62.5 M instructions/s (icount:4)" or "native
+# speed" (a run that records none ran at native speed)
+function speed_name() {
+	if (P["speed"] == "" || P["speed"] == "native")
+		return "native speed"
+	return "fixed speed, " P["guest_mips"] " M instructions/s (" P["speed"] ")"
+}
+
 # The reports' title pieces, from their S[i, "variant"] (i = 1..ns) and
 # P["accel"]: "vanilla, ksoftirqd-fix" and "TCG".
 function variant_list(    i, vl) {
@@ -74,5 +82,5 @@ function variant_list(    i, vl) {
 }
 
 function accel_tag() {
-	return P["accel"] == "" ? "accelerator unknown" : toupper(P["accel"])
+	return (P["accel"] == "" ? "accelerator unknown" : toupper(P["accel"])) ", " speed_name()
 }

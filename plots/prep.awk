@@ -54,7 +54,8 @@ BEGIN {
 		"softirq_irqctx:softirq_irqctx_cpu hardirq:hardirq_cpu other:other_cpu " \
 		"sampler:sampler_cpu responder:responder_cpu " \
 		"qemu_main_run:qemu_main_run_pct qemu_main_wait:qemu_main_wait_pct " \
-		"qemu_vcpu_run:qemu_vcpu_run_pct flood_run:flood_run_pct", mm, " ")
+		"qemu_vcpu_run:qemu_vcpu_run_pct flood_run:flood_run_pct " \
+		"gate_clock:gate_clock host_ceiling:host_ceiling_pps", mm, " ")
 	for (i = 1; i <= nm; i++) {
 		split(mm[i], p, ":")
 		met[i] = p[1]
@@ -84,7 +85,7 @@ NR == 1 {
 		lk = ++lcnt[v, t == 0 ? 1e12 : t]
 		for (i = 1; i <= nm; i++)
 			if (lat[i])
-				val[v, t == 0 ? 1e12 : t, i, lk] = $c[src[i]] == "" ? "" : $c[src[i]] + 0
+				val[v, t == 0 ? 1e12 : t, i, lk] = !(src[i] in c) || $c[src[i]] == "" ? "" : $c[src[i]] + 0
 		lat_bounded(v, t == 0 ? 1e12 : t, lk, $c["probe_lost_bounded"])
 		next
 	}
@@ -102,7 +103,7 @@ NR == 1 {
 	k = ++cnt[v, rank]
 	for (i = 1; i <= nm; i++)
 		if (!lat[i])
-			val[v, rank, i, k] = $c[src[i]] == "" ? "" : $c[src[i]] + 0
+			val[v, rank, i, k] = !(src[i] in c) || $c[src[i]] == "" ? "" : $c[src[i]] + 0
 	if (!((v, rep) in mlfrr)) {
 		reps[v, ++nrep[v]] = rep
 		mlfrr[v, rep] = 0
@@ -244,11 +245,12 @@ function write_curve(    j, k, v, x0, y0, x1, y1, s, x, f) {
 	}
 }
 
-# 1 if (v, rank) passes the overload gates of lab/lib/stats.awk (median idle
-# <= 5 %, median generator error within 1 %), else 0
+# 1 if (v, rank) passes the overload gates of lab/lib/stats.awk
+# (gates_pass()), else 0
 function gates(v, rank) {
-	return rank != 1e12 && saturated(stat(v, rank, mi["idle"])) && \
-	       on_target(stat(v, rank, mi["gen_err"])) ? 1 : 0
+	return rank != 1e12 && gates_pass(stat(v, rank, mi["idle"]), stat(v, rank, mi["gen_err"]),
+	       stat(v, rank, mi["gate_clock"]), stat(v, rank, mi["host_ceiling"]),
+	       stat(v, rank, mi["offered"])) ? 1 : 0
 }
 
 # The verdict rate (lab/exp/rx/summarize.awk's rule): the highest rate every

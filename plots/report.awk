@@ -131,11 +131,13 @@ function verdict_point(    i, j, v) {
 		      "inconclusive.\n"
 		return
 	}
-	printf "**%s pps**: the highest offered rate at which every %svariant's guest was saturated " \
-	       "(median idle ≤ 5 %% of its CPU) and the flooder on target (median within 1 %% of the " \
-	       "rate asked for): the same offered load for all, chosen by the state of the guests, " \
-	       "not by a generator setting. Every number below is taken there.\n\n", thou(vrate),
-	       ndef ? "kernel " : ""
+	printf "**%s pps**%s: the highest offered rate at which every %svariant's guest was saturated " \
+	       "(median idle ≤ 5 %% of its CPU), the flooder on target (median within 1 %% of the " \
+	       "rate asked for) and the host able to deliver it: the same offered load for all, " \
+	       "chosen by the state of the guests, not by a generator setting. Every number below " \
+	       "is taken there.%s\n\n", thou(vrate),
+	       P["knee_pps"] == "" ? "" : sprintf(" (%s× the knee of %s pps)", num(vrate / P["knee_pps"]), thou(P["knee_pps"])),
+	       ndef ? "kernel " : "", ceiling_note()
 	print "| Variant | Delivered (pps) | Receiver CPU (%) | Receiver run delay (%) | " \
 	      "Receiver µs/packet | ksoftirqd/0 (%) | napi (%) | softirq in irq ctx (%) | " \
 	      "Guest idle (%) | Generator error (%) | QEMU main loop ran / waited (%) | CPU books (%) |"
@@ -164,6 +166,22 @@ function verdict_point(    i, j, v) {
 	      "medians, and a cell with none is –. QEMU main loop: the host thread that moves " \
 	      "packets from the tap into the guest, its run and wait (runnable, not running) shares " \
 	      "of the window.\n"
+}
+
+# the host's delivery ceiling at the verdict rate: the lowest median over
+# the variants not starved there, against the knee
+function ceiling_note(    i, j, lo) {
+	lo = ""
+	for (i = 1; i <= ns; i++) {
+		j = rrow(S[i, "variant"], vrate)
+		if (j && R[j, "host_ceiling"] != "" && (lo == "" || R[j, "host_ceiling"] + 0 < lo + 0))
+			lo = R[j, "host_ceiling"]
+	}
+	if (lo == "")
+		return ""
+	return sprintf(" The host's delivery ceiling there: at least %s pps (the lowest median over " \
+		"the variants)%s.", thou(lo), P["knee_pps"] == "" ? "" : \
+		sprintf(", %s× the knee", num(lo / P["knee_pps"])))
 }
 
 function closure_cell(x) {
@@ -199,7 +217,7 @@ function claims(    i, a) {
 	      "and the confidence interval of its median is set against the threshold. Entirely past " \
 	      "it: the claim holds, and is *reproduced* if its mechanism gates hold too (the work " \
 	      "visibly in ksoftirqd/0 or the napi threads, ≥ 10 % of the CPU; for the livelock, " \
-	      "softirq in irq context taking more CPU than the receiver), *partly* if not. Entirely " \
+	      "softirq in irq context taking more CPU than the receiver, or the guest starved), *partly* if not. Entirely " \
 	      "short of it: *not reproduced*. Across it: *inconclusive*. Thresholds: Dumazet " \
 	      "ksoftirqd-fix/vanilla ≥ 2 (and the receiver/ksoftirqd split within 35–65 %, only " \
 	      "where the CPU books close); Abeni threaded-napi / its peak ≥ 0.8; Mogul & " \
@@ -250,10 +268,17 @@ function points_table(    i) {
 			closure_cell(R[i, "closure"]), R[i, "gates"] ? "pass" : gate_why(i),
 			thou(R[i, "tap_drop"]), thou(R[i, "nic_drop"]), thou(R[i, "rcvbuf_err"])
 	print ""
-	print "Gates: the guest saturated (median idle ≤ 5 %) and the flooder on target (median " \
-	      "error within ±1 %); unlimited has no target and is a stress point, never a verdict " \
-	      "point. Where a gate fails, the QEMU columns say why the guest was not driven harder " \
-	      "(a main loop that waits for the host CPU cannot move the packets in).\n"
+	print "Gates: the guest saturated (median idle ≤ 5 %), the flooder on target (median " \
+	      "error within ±1 %), a fixed-speed guest at its speed (QEMU's TCG thread ran < 95 % " \
+	      "of the window, so it slept to stay in step with the host's clock) and the offered " \
+	      "rate within the host's delivery ceiling (the rate QEMU's main loop would move into " \
+	      "the guest if busy all the window, at this point's cost per packet); unlimited has no " \
+	      "target and is a stress point, never a verdict point. Where a gate fails, the QEMU " \
+	      "columns say why the guest was not driven harder (a main loop that waits for the host " \
+	      "CPU cannot move the packets in). A starved point (vanilla past its knee at a fixed " \
+	      "speed) is one whose guest could not answer a snapshot for the --starve timeout: no " \
+	      "task ran, not even the SCHED_FIFO sampler; its rates come from the point's exact " \
+	      "totals over the flood, and it has no CPU split.\n"
 }
 
 function gate_why(i,    s) {
@@ -263,6 +288,10 @@ function gate_why(i,    s) {
 		s = "idle"
 	if (R[i, "gen_err"] + 0 > 1 || R[i, "gen_err"] + 0 < -1)
 		s = s (s == "" ? "" : ", ") "generator"
+	if (!clock_kept(R[i, "gate_clock"]))
+		s = s (s == "" ? "" : ", ") "guest behind its fixed speed"
+	if (!host_delivers(R[i, "host_ceiling"], R[i, "offered"]))
+		s = s (s == "" ? "" : ", ") "host ceiling " thou(R[i, "host_ceiling"]) " pps"
 	return "fails: " s
 }
 

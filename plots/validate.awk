@@ -9,7 +9,8 @@
 # must have as many fields as the header, the required columns must be
 # numbers (except variant, pass: tput or lat, and probe_lost_bounded:
 # "none" or names like p99+p999+max, empty outside the latency pass), the
-# ones in blank may also be empty (not measured at that point), and a
+# ones in blank may also be empty (not measured at that point), every one
+# of a starved point may be (its rates are checked elsewhere), and a
 # (variant, rep, rate_target, pass) point appears once.
 # plots/plot checks the trailing newline itself.
 
@@ -41,6 +42,9 @@ NR == 1 {
 {
 	if (NF != nh)
 		fail("line " NR " has " NF " fields, the header has " nh " (truncated or corrupt file?)")
+	# a starved point (lab/exp/rx/point.awk) has no guest window: every
+	# number of it may be empty but its rates and totals
+	starved = ("starved" in col) && $col["starved"] == 1
 	for (i = 1; i <= nn; i++) {
 		x = $col[req[i]]
 		if (req[i] == "variant") {
@@ -54,7 +58,7 @@ NR == 1 {
 				continue
 			if (x !~ /^(none|(p50|p90|p99|p999|max)(\+(p50|p90|p99|p999|max))*)$/)
 				fail("line " NR ": probe_lost_bounded is '" x "', not 'none' or e.g. 'p99+p999+max'")
-		} else if (x == "" && (req[i] in may_be_empty)) {
+		} else if (x == "" && ((req[i] in may_be_empty) || starved)) {
 			continue
 		} else if (x !~ /^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/)
 			fail("line " NR ": " req[i] " is '" x "', not a number")

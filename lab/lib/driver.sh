@@ -128,12 +128,15 @@ write_params()
 		--arg commit "$(GIT_OPTIONAL_LOCKS=0 git -C "$LAB_TOP" describe --always --dirty 2>/dev/null || echo unknown)" \
 		--arg model "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" \
 		--argjson cpus "$(host_cpus)" --arg hkernel "$(uname -r)" \
-		--arg accel "$ACCEL_USED" --arg uri "$(lab_uri)" \
+		--arg accel "$ACCEL_USED" --arg haccel "$HOST_ACCEL" --arg uri "$(lab_uri)" \
+		--arg speed "$SPEED" --arg icount "$(speed_icount "$SPEED")" --arg mips "$(speed_mips "$SPEED")" \
 		--argjson reps "$REPS" --argjson warmup "$WARMUP" --argjson window "$WINDOW" \
 		--argjson payload "$PAYLOAD" --argjson debug "$DEBUG" --arg extra "$CMDLINE_EXTRA" \
 		--arg gcmd "$LAB_GUEST_CMDLINE" --argjson kernels "$kernels" --argjson exp_params "$(exp_params)" '
 		{format: 2, experiment: $exp, run: $run, lab_commit: $commit, host_model: $model,
-		 host_cpus: $cpus, host_kernel: $hkernel, accel: $accel, libvirt_uri: $uri,
+		 host_cpus: $cpus, host_kernel: $hkernel, accel: $accel, host_accel: $haccel,
+		 speed: $speed, icount: $icount, guest_mips: (if $mips == "" then null else ($mips | tonumber) end),
+		 libvirt_uri: $uri,
 		 reps: $reps, variant_order: "rotated by one per repetition",
 		 warmup_s: $warmup, window_s: $window, payload: $payload,
 		 debug: $debug, cmdline_extra: $extra, guest_cmdline: $gcmd}
@@ -196,6 +199,7 @@ driver_main()
 	take_lab_lock "kernels$([ "$DEBUG" = 1 ] && echo -debug)"
 	check_prereqs
 	install_cleanup_traps
+	HOST_ACCEL=$(host_accel)
 	ACCEL_USED=$(detect_accel)
 	RUN_ID=$EXP_RUN_PREFIX$(date -u +%Y%m%d-%H%M%S)$([ "$DEBUG" != 1 ] || echo -debug)
 	# absolute: libvirt resolves the guest's files from its own directory
@@ -208,7 +212,7 @@ driver_main()
 	netns_create
 	[ "$(type -t exp_setup)" != function ] || exp_setup
 	libvirtd_start
-	log "run $RUN_ID: accel=$ACCEL_USED variants='$VARIANTS' $(exp_describe) reps=$REPS -> ${RUN#"$LAB_TOP"/}"
+	log "run $RUN_ID: accel=$ACCEL_USED speed=$SPEED variants='$VARIANTS' $(exp_describe) reps=$REPS -> ${RUN#"$LAB_TOP"/}"
 	NPOINTS=$(exp_npoints)
 	DONE=0
 	HEALTH_FAILED=0

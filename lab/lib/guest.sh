@@ -225,7 +225,18 @@ libvirtd_stop()
 # KVM only when it can really run a guest: hardware virtualisation flags,
 # a usable /dev/kvm, and QEMU agreeing to start with it.  /dev/kvm alone
 # proves nothing (a kvm_pvm host has one and cannot boot a stock kernel).
+# A fixed-speed guest (SPEED icount:N) runs under TCG whatever the host
+# has: host_accel says what a native-speed guest would get.
 detect_accel()
+{
+	if [ "${SPEED:-native}" != native ]; then
+		echo tcg
+		return 0
+	fi
+	host_accel
+}
+
+host_accel()
 {
 	if [ -n "${ACCEL:-}" ]; then
 		case $ACCEL in
@@ -241,6 +252,46 @@ detect_accel()
 	else
 		echo tcg
 	fi
+}
+
+# ---- guest speed ---------------------------------------------------------
+# Under TCG a native-speed guest runs as fast as its host core emulates it,
+# about as fast as QEMU's main loop can hand it packets, so which of the two
+# gives out first under a flood moved from host to host.  icount:N fixes the
+# guest's speed instead: QEMU counts instructions and, with align=on and
+# sleep=on, runs 10^9 / 2^N of them per second of host time, sleeping when
+# ahead; the guest's clocks (TSC, jiffies, hrtimers) advance with that count.
+# So the guest is the same machine on every host fast enough to keep up:
+# the gate_clock column (guest window against host window) shows a host
+# that did not.
+
+# speed_shift <speed>: the icount shift N of icount:N, "" for native;
+# false for anything else
+speed_shift()
+{
+	case $1 in
+	native) echo ;;
+	icount:[1-9]|icount:10) echo "${1#icount:}" ;;
+	*) return 1 ;;
+	esac
+}
+
+# QEMU's -icount argument for a speed ("" for native)
+speed_icount()
+{
+	local n
+
+	n=$(speed_shift "$1") || return 1
+	[ -z "$n" ] || echo "shift=$n,align=on,sleep=on"
+}
+
+# the guest's instruction rate in M/s (empty for native)
+speed_mips()
+{
+	local n
+
+	n=$(speed_shift "$1") || return 1
+	[ -z "$n" ] || awk -v n="$n" 'BEGIN { print 1000 / 2 ^ n }'
 }
 
 # ---- domains -------------------------------------------------------------
@@ -274,7 +325,14 @@ helper_cpuset()
 domain_xml()
 {
 	local name=$1 kernel=$2 initrd=$3 cmdline=$4 accel=$5 dir=$6 vcpus=${7:-1}
-	local type=qemu cpu="<cpu mode='maximum'/>" tune="" pins="" i
+	local type=qemu cpu="<cpu mode='maximum'/>" tune="" pins="" i icount qemu=""
+
+	icount=$(speed_icount "${SPEED:-native}") || die "bad guest speed '${SPEED:-}'"
+	if [ -n "$icount" ]; then
+		[ "$accel" = tcg ] || die "guest speed $SPEED needs TCG, not $accel"
+		# libvirt 9.0 has no element for -icount: QEMU command-line passthrough
+		qemu="<qemu:commandline><qemu:arg value='-icount'/><qemu:arg value='$icount'/></qemu:commandline>"
+	fi
 
 	if [ "$accel" = kvm ]; then
 		type=kvm
@@ -289,7 +347,7 @@ domain_xml()
 		tune="<cputune><vcpupin vcpu='0' cpuset='$(vcpu_cpuset)'/><emulatorpin cpuset='$(helper_cpuset)'/></cputune>"
 	fi
 	cat <<XML
-<domain type='$type'>
+<domain type='$type' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>
   <name>$name</name>
   <memory unit='MiB'>256</memory>
   <vcpu placement='static'>$vcpus</vcpu>
@@ -323,6 +381,7 @@ domain_xml()
     </channel>
     <memballoon model='none'/>
   </devices>
+  $qemu
 </domain>
 XML
 }

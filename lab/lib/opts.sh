@@ -13,6 +13,8 @@ DEBUG=${DEBUG:-0}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-240}
 CMDLINE_EXTRA=${CMDLINE_EXTRA:-}
 PLOT=${PLOT:-1}
+# the experiment's params.sh sets its own default first (lab/lib/guest.sh)
+SPEED=${SPEED:-native}
 
 is_uint()
 {
@@ -44,7 +46,11 @@ arg()
 common_usage()
 {
 	cat <<USAGE
-  -a, --accel A         kvm or tcg (default: detect)
+  -a, --accel A         kvm or tcg (default: detect; icount: tcg)
+      --speed S         guest speed: icount:N, a fixed rate of 1000/2^N
+                        M instructions per second of host time (TCG,
+                        N = 1..10), or native (as fast as the host runs
+                        it)                                      [$SPEED]
   -u, --uri URI         use this libvirt instead of a private libvirtd
   -o, --out DIR         results directory  [results/$1<timestamp>]
       --debug           boot the DEBUG=1 (lockdep) kernels
@@ -68,6 +74,7 @@ common_opt()
 	-w|--window) arg "$@"; WINDOW=$OPTVAL ;;
 	-s|--payload) arg "$@"; PAYLOAD=$OPTVAL ;;
 	-a|--accel) arg "$@"; ACCEL=$OPTVAL ;;
+	--speed) arg "$@"; SPEED=$OPTVAL ;;
 	-u|--uri) arg "$@"; LIBVIRT_URI=$OPTVAL ;;
 	-o|--out) arg "$@"; OUT=$OPTVAL ;;
 	--debug) DEBUG=1; OPT_ARGS=1 ;;
@@ -105,6 +112,11 @@ check_common_opts()
 	*) bad "accelerator '$ACCEL' must be kvm, tcg or auto" ;;
 	esac
 	[ "$ACCEL" != auto ] || ACCEL=
+	speed_shift "$SPEED" >/dev/null ||
+		bad "speed '$SPEED' must be native or icount:N with N = 1..10 (1000/2^N M instructions/s)"
+	if [ "$SPEED" != native ] && [ "$ACCEL" = kvm ]; then
+		bad "speed '$SPEED' needs TCG (QEMU's -icount): use --speed native with --accel kvm"
+	fi
 	case $LIBVIRT_URI in
 	''|qemu:///system|qemu+*://*/system*|qemu:///system\?*) ;;
 	*) bad "libvirt URI '$LIBVIRT_URI' is not a qemu system URI (qemu:///system, qemu+ssh://host/system)" ;;

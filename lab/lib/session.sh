@@ -13,7 +13,7 @@
 # Guest sampler over the results channel: snap <tag> -> "snap <tag> k=v..."
 guest_req()
 {
-	"$TOOLS/chanctl" -S "$(chan_sock "lab-$VARIANT-r$REP")" -t 20000 "$@"
+	"$TOOLS/chanctl" -S "$(chan_sock "lab-$VARIANT-r$REP")" -t "${SNAP_TIMEOUT_MS:-20000}" "$@"
 }
 
 # Why a guest stopped answering, for error messages.

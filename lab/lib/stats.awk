@@ -58,16 +58,36 @@ function num(x,    s) {
 }
 
 # The overload gates of lab/exp/rx/point.awk, over the repetitions of one
-# (variant, rate): the guest saturated (median idle <= 5 %) and the
+# (variant, rate): the guest saturated (median idle <= 5 %), the
 # generator on target (median error within +-1 %; unlimited, with no
-# target, never is).  Only a rate every variant passes can be a verdict
-# point (the highest such rate is the run's).
+# target, never is) and the host's two below.  Only a rate every variant
+# passes can be a verdict point (the highest such rate is the run's).
 function saturated(idle_median) {
 	return idle_median != "" && idle_median + 0 <= 5
 }
 
 function on_target(gen_err_median) {
 	return gen_err_median != "" && gen_err_median + 0 <= 1 && gen_err_median + 0 >= -1
+}
+
+# The host's gates (lab/exp/rx/point.awk), over the same repetitions: a
+# fixed-speed guest kept its instruction rate (gate_clock, median of 0/1),
+# and the host could have delivered the rate offered (its delivery
+# ceiling, host_ceiling_pps, at least the offered rate).  Empty medians
+# (a run of an older lab without the columns, a main loop never busy)
+# pass: nothing says the host failed.
+function clock_kept(gate_clock_median) {
+	return gate_clock_median == "" || gate_clock_median + 0 >= 0.5
+}
+
+function host_delivers(ceiling_median, offered_median) {
+	return ceiling_median == "" || ceiling_median + 0 >= offered_median + 0
+}
+
+# every gate of a (variant, rate) from its medians
+function gates_pass(idle, gen_err, gate_clock, ceiling, offered) {
+	return saturated(idle) && on_target(gen_err) && clock_kept(gate_clock) && \
+	       host_delivers(ceiling, offered)
 }
 
 # The median of a[1..n] with its order-statistic CI, as "m,lo,hi"

@@ -7,7 +7,8 @@
  *   qemu_threads=N qemu_<class>_{run_ns,wait_ns,pcount}=...
  *       class: main (QEMU's main loop, the thread-group leader: it moves
  *       packets between the tap and the virtio rings), vcpu ("CPU n/..."
- *       threads), other (call_rcu, workers, ...)
+ *       threads, or "ALL CPUs/TCG", the one thread of TCG with icount),
+ *       other (call_rcu, workers, ...)
  *   <name>_{run_ns,wait_ns,pcount}=...   every thread of -t name=pid
  *
  * run_ns is time on a CPU and wait_ns time runnable but waiting for one
@@ -142,7 +143,8 @@ static int qemu_thread(pid_t pid, pid_t tid, void *arg)
 		return 0;
 	if (tid == pid)
 		sum_add(&q[Q_MAIN], &si);
-	else if (sscanf(ts.comm, "CPU %u/%c", &n, &c) == 2)
+	else if (sscanf(ts.comm, "CPU %u/%c", &n, &c) == 2 ||
+		 !strcmp(ts.comm, "ALL CPUs/TCG"))
 		sum_add(&q[Q_VCPU], &si);
 	else
 		sum_add(&q[Q_OTHER], &si);

@@ -56,9 +56,16 @@ refuse "kernel command line with quotes" "must not contain quotes" run --cmdline
 refuse "a rate given twice" "a rate is given twice" run -r "1000 2000 1000"
 refuse "a latency rate not among the rates" "latency rate '5000' is not one of the rates" \
 	run -r "1000 2000" --lat-rates 5000
-refuse "unknown host scheduling" "host-sched 'rt' must be default, flood-idle or qemu-fifo" run --host-sched rt
+refuse "unknown host scheduling" "host-sched 'rt' must be default, flood-idle, qemu-fifo or auto" run --host-sched rt
 refuse "burst of zero microseconds" "burst '0' must be 1..1000000" run --burst-us 0
 refuse "series not a number" "series '1s' must be 0..3600" run --series 1s
+refuse "unknown guest speed" "speed 'fast' must be native or icount:N with N = 1..10" run --speed fast
+refuse "icount shift out of range" "speed 'icount:11' must be native or icount:N with N = 1..10" run --speed icount:11
+refuse "a fixed speed under KVM" "speed 'icount:4' needs TCG \(QEMU's -icount\): use --speed native with --accel kvm" \
+	run --speed icount:4 -a kvm
+refuse "a grid multiple that is not a number" "grid multiple 'x' must be a number in \(0, 1000\]" run --grid "1 x"
+refuse "a knee of zero" "knee '0' must be 1..10000000 pps" run --knee 0
+refuse "a starvation timeout of zero" "starve '0' must be 1..600 seconds" run --starve 0
 # Setting variants: the kernel they boot and every setting are checked
 # against lab/kernel/variants and lab/exp/rx/settings before anything boots.
 defences=$tmp/defences

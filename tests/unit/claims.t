@@ -91,6 +91,22 @@ check "claims: Mogul says the curve does not rise again past the peak" \
 	claim_says mogul 'past its peak the delivered rate does not rise again'
 expect_status "claims: no latency pass -> revert not measured" revert not-measured
 
+# Mogul at a starved point (lab/exp/rx/point.awk): no CPU split, the
+# starvation itself is the mechanism; the same zeros unstarved are not.
+starved_set()
+{
+	point_header
+	rows vanilla 100000 delivered_pps=9000 recv_cpu=30 softirq_irqctx_cpu=40
+	rows vanilla 300000 delivered_pps=270,280,260,275,265 starved="$1" recv_cpu= softirq_irqctx_cpu=
+	rows ksoftirqd-fix 300000 delivered_pps=14700 recv_cpu=45 ksoftirqd_cpu=50
+}
+starved_set 1 >"$TMP/points.csv"
+expect_status "claims: vanilla starved in every repetition at 0.03 of its peak -> Mogul reproduced" \
+	mogul reproduced
+check "claims: Mogul names the starvation as its mechanism" claim_says mogul 'starved in 5 of 5 repetitions'
+starved_set 1,1,0,0,0 >"$TMP/points.csv"
+expect_status "claims: starved in 2 of 5, no softirq share measured -> Mogul partly" mogul partly
+
 # Pairing: the machine drifts between repetitions (both variants 10k..50k),
 # the ratio does not (2.5 in each): unpaired intervals would overlap.
 {

@@ -81,6 +81,39 @@ expect "point: gates: generator +0.5 % (on target), guest 10 % idle (not saturat
 	"$(csv_col "$raw.csv" gen_err_pct) $(csv_col "$raw.csv" gate_gen) $(csv_col "$raw.csv" gate_idle)"
 expect "point: QEMU main loop ran 50 %, waited 30 % of the host window; flooder 25 %" "50.0 30.0 25.0" \
 	"$(csv_col "$raw.csv" qemu_main_run_pct) $(csv_col "$raw.csv" qemu_main_wait_pct) $(csv_col "$raw.csv" flood_run_pct)"
+# the host's delivery ceiling: 10,000 pps into the guest with the main loop
+# busy (run + wait) 80 % of the window: 12,500 pps, above the 10,050 offered
+expect "point: host ceiling = NIC rx / main loop busy share, offered within it" "12500 1" \
+	"$(csv_col "$raw.csv" host_ceiling_pps) $(csv_col "$raw.csv" gate_host)"
+sed 's/hostD.qemu_main_run_ns=1000000000/hostD.qemu_main_run_ns=1400000000/' "$raw" >"$raw.host"
+expect "point: main loop busy all the window: ceiling 10,000 below the 10,050 offered, gate_host 0" "10000 0" \
+	"$(point "$raw.host" | csv_col /dev/stdin host_ceiling_pps) $(point "$raw.host" | csv_col /dev/stdin gate_host)"
+# a fixed-speed guest kept its rate while QEMU's TCG thread had slack
+sed 's/meta.slot=2/meta.slot=2 meta.speed=icount:4/; s/hostC.qemu_main_run_ns=0/& hostC.qemu_vcpu_run_ns=0/;
+     s/hostD.qemu_main_run_ns=1000000000/& hostD.qemu_vcpu_run_ns=1960000000/' "$raw" >"$raw.slow"
+sed 's/hostD.qemu_vcpu_run_ns=1960000000/hostD.qemu_vcpu_run_ns=1000000000/' "$raw.slow" >"$raw.fast"
+expect "point: icount guest, TCG thread ran 98 % (no slack): gate_clock 0; 50 %: 1; native: 1" "0 1 1" \
+	"$(point "$raw.slow" | csv_col /dev/stdin gate_clock) $(point "$raw.fast" | csv_col /dev/stdin gate_clock) $(csv_col "$raw.csv" gate_clock)"
+sed 's/tapA.tap_tx_packets=0/tapA.t_ns=0 &/; s/tapB.tap_tx_packets=25000/tapB.t_ns=4040000000 &/' "$raw" >"$raw.clk"
+expect "point: guest clock 4.00 s against the host's 4.04 s over A..B: -0.99 %" "-0.99" \
+	"$(point "$raw.clk" | csv_col /dev/stdin clock_err_pct)"
+# A starved point: no answer to C under the flood; the flooder ran 3 s.
+# Rates from the A..B totals over those 3 s, no CPU split, idle 0.
+{
+	sed -n 1p "$raw" | sed 's/$/ meta.starved=C/'
+	grep -E '^(A|tapA|hostA|tapC|hostC|B|tapB)\.' "$raw"
+	echo "flood.sent=30000 flood.errors=0 flood.duration_ns=3000000000 flood.rate_pps=10000 flood.batch=1"
+} >"$raw.starved"
+point "$raw.starved" >"$raw.scsv"
+expect "point: starved: offered, NIC rx, delivered, socket drops over the flood's 3 s" "10000 8333 4000 4333" \
+	"$(for k in offered_pps nic_rx_pps delivered_pps rcvbuf_err_pps; do csv_col "$raw.scsv" $k; done | xargs)"
+expect "point: starved: flagged, idle 0, saturated, no CPU split, no closure" "1 0.0 1 || 0" \
+	"$(for k in starved idle_cpu gate_idle; do csv_col "$raw.scsv" $k; done | xargs) $(csv_col "$raw.scsv" recv_cpu)|$(csv_col "$raw.scsv" ksoftirqd_cpu)|$(csv_col "$raw.scsv" closure_pct) $(csv_col "$raw.scsv" closure_ok)"
+expect "point: starved: totals and loss as at any point" "12000 60.00" \
+	"$(csv_col "$raw.scsv" delivered_total) $(csv_col "$raw.scsv" loss_pct)"
+grep -v '^B\.' "$raw.starved" >"$raw.nob"
+refuse "point: a starved point without its snapshot B is refused" "needs the flooder's duration and snapshots A and B" \
+	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.nob"
 expect "point: pass, slot and settling recorded" "tput 2 2.0 97.0" \
 	"$(for k in pass slot settle_s settle_idle; do csv_col "$raw.csv" $k; done | xargs)"
 expect "point: no latency columns in the throughput pass" "" "$(csv_col "$raw.csv" probe_sent)"
@@ -107,7 +140,7 @@ refuse "point: a raw file without a window is refused" "missing or empty window"
 # the gates at; the MLFRR is a bracket of medians of the loss.
 row()
 {
-	point_row "$@"
+	point_row host_ceiling_pps=10000000 gate_clock=1 "$@"
 }
 {
 	awk -v header=1 -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk"
@@ -138,6 +171,17 @@ echo '{"kernels": {"b": {"variant": "b"}, "a": {"kernel": "b", "settings": "sock
 	>"$sum/gated/params.json"
 expect "summary: only the kernel variants' gates choose the verdict rate" "b|300000 300000" \
 	"$(gated_variants "$sum/gated")|$(summarize rx "$sum/gated" 2>>"$T_LOG" | csv_col /dev/stdin verdict_rate | xargs)"
+# the host's gates: a rate the host could not have delivered (its ceiling
+# below the offered rate in 2 of 3 repetitions), or at which a fixed-speed
+# guest fell behind, is no verdict rate
+for g in "host_ceiling_pps:50000" "gate_clock:0"; do
+	mkdir -p "$sum/host"
+	awk -F, -v OFS=, -v col="${g%%:*}" -v val="${g#*:}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+		$c["rate_target"] == 100000 && $c["variant"] == "b" && $c["rep"] != 1 { $c[col] = val } { print }' \
+		"$sum/points.csv" >"$sum/host/points.csv"
+	expect "summary: ${g%%:*}=${g#*:} at 100k in 2 of 3 repetitions of b: no verdict rate" "|" \
+		"$(summarize rx "$sum/host" 2>>"$T_LOG" | csv_col /dev/stdin verdict_rate | paste -sd'|')"
+done
 expect "summary: MLFRR bracket from the median loss" "30000 100000" \
 	"$(csv_col "$sum/summary.csv" mlfrr_lo | head -1) $(csv_col "$sum/summary.csv" mlfrr_hi | head -1)"
 expect "summary: delivered at the verdict rate, median [min-max], throughput pass only" "2000 1000 3000" \

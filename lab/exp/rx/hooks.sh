@@ -15,6 +15,9 @@
 # Per point:
 #   snapshot A (idle) -> flood starts -> warm-up -> snapshot C -> window ->
 #   snapshot D -> flood ends -> drain -> snapshot B (idle)
+# A guest that cannot answer C or D within --starve seconds under the
+# flood is starved (snap_flood): the flood ends there and, once the guest
+# answers again, the point keeps what A..B can say (point.awk).
 # Rates, CPU shares and the gates come from C..D (the host's QEMU and
 # flooder threads too), exact packet totals from A..B.  Results are
 # appended as they are measured: an interrupted run keeps every completed
@@ -69,26 +72,32 @@ rates_in_order()
 # shellcheck disable=SC2094 # drain reads what the group wrote before it
 measure_point()
 {
-	local pass=$1 rate=$2 raw=$RUN/raw/$VARIANT-r$REP-$1-$2.txt row rc
+	local pass=$1 rate=$2 raw=$RUN/raw/$VARIANT-r$REP-$1-$2.txt row rc starved=
 
 	defer_scope_push
 	defer stop_point_tools
 	{
 		echo "meta.run=$RUN_ID meta.variant=$VARIANT meta.rep=$REP meta.rate=$rate" \
 			"meta.generator=$GENERATOR meta.pass=$pass meta.slot=$SLOT" \
-			"meta.settle_s=$SETTLE_S meta.settle_idle=$SETTLE_IDLE"
+			"meta.settle_s=$SETTLE_S meta.settle_idle=$SETTLE_IDLE meta.speed=$SPEED"
 		snap A
 		# runs past D and is stopped there, so the window is all flood
 		without_locks flood_cmd "$rate" $((WARMUP + WINDOW + 60)) >"$raw.flood" 2>&1 &
 		FLOOD_PID=$!
 		sleep "$WARMUP"
-		snap C
-		if [ "$pass" = lat ]; then
+		snap_flood C || starved=C
+		if [ "$pass" = lat ] && [ -z "$starved" ]; then
 			without_locks probe_cmd "${raw%.txt}.rtt" >"$raw.probe" 2>&1 &
 			PROBE_PID=$!
 		fi
-		window_sleep "$raw.series"
-		snap D
+		if [ -z "$starved" ]; then
+			window_sleep "$raw.series"
+			snap_flood D || starved=D
+		fi
+		if [ -n "$starved" ]; then
+			log "$CUR: starved: no answer to snapshot $starved within ${STARVE_S}s under the flood"
+			echo "meta.starved=$starved"
+		fi
 		# a flooder that is gone before D did not flood the whole window
 		kill -INT "$FLOOD_PID" 2>/dev/null ||
 			{ tail -3 "$raw.flood" >&2; die "$CUR: flooder failed: it exited before the window closed"; }
@@ -97,13 +106,15 @@ measure_point()
 		FLOOD_PID=
 		flood_result "$rc" "$raw.flood" "$rate" >"$raw.result"
 		sed -n 's/^flood: /flood./p' "$raw.result" | sed 's/ / flood./g'
-		if [ "$pass" = lat ]; then
+		[ -z "$starved" ] || wait_guest_recovers
+		if [ -n "$PROBE_PID" ]; then
 			rc=0
 			wait "$PROBE_PID" || rc=$?
 			PROBE_PID=
 			[ "$rc" = 0 ] || { tail -3 "$raw.probe" >&2; die "$CUR: latency probe failed (exit $rc)"; }
-			sed -n 's/^latprobe: \(sent=\)/probe.\1/p' "$raw.probe" | sed 's/ / probe./g'
-			timer_latency "$raw"
+			# a starved window has no latency figures (lab/exp/rx/point.awk)
+			[ -n "$starved" ] || sed -n 's/^latprobe: \(sent=\)/probe.\1/p' "$raw.probe" | sed 's/ / probe./g'
+			[ -n "$starved" ] || timer_latency "$raw"
 		fi
 		drain "$raw"
 		snap B
@@ -142,6 +153,7 @@ rx_params()
 
 	probe="cyclictest $(dpkg-query -W -f '${Version}' rt-tests 2>/dev/null || echo '?') --policy=other --interval=1000 --verbose --nsecs"
 	jq -n --arg probe "$probe" --arg rates "$RATES" --arg lat "$LAT_RATES" --argjson settle "$SETTLE_MAX" \
+		--arg knee "$KNEE" --arg grid "$GRID" --arg lgrid "$LAT_GRID" --argjson starve "$STARVE_S" \
 		--argjson burst "$BURST_US" --argjson batch "$BATCH" --arg hs "$HOST_SCHED" \
 		--arg fs "$(flood_sched)" --arg qs "$(qemu_sched)" --arg vpin "$(vcpu_cpuset)" \
 		--arg hpin "$(helper_cpuset)" --argjson rcvbuf "$RCVBUF" --arg mode "$MODE" \
@@ -149,6 +161,8 @@ rx_params()
 		--arg iperf3 "$([ "$GENERATOR" != iperf3 ] || iperf3 --version | head -1)" \
 		--argjson prate "$PROBE_RATE" --argjson ptimeout "$PROBE_TIMEOUT" --argjson series "$SERIES" '
 		{rates: $rates, lat_rates: $lat,
+		 knee_pps: (if $knee == "" then null else ($knee | tonumber) end),
+		 grid: $grid, lat_grid: $lgrid, starve_s: $starve,
 		 rate_order: "ascending in odd repetitions, descending in even",
 		 settle_max_s: $settle, settle_idle_pct: 90,
 		 vcpu_pin: $vpin, helper_pin: $hpin,
@@ -161,7 +175,7 @@ rx_params()
 
 exp_describe()
 {
-	echo "rates='$RATES' lat-rates='$LAT_RATES' host-sched=$HOST_SCHED"
+	echo "rates='$RATES' lat-rates='$LAT_RATES'${KNEE:+ knee=$KNEE} host-sched=$HOST_SCHED"
 }
 
 exp_npoints()
@@ -198,6 +212,11 @@ exp_progress()
 {
 	local recv="receiver %s%% CPU" col=recv_cpu
 
+	if [ "$(last_row_col starved)" = 1 ]; then
+		last_row_printf "offered %s pps, delivered %s pps: starved (no guest task ran for ${STARVE_S}s)" \
+			offered_pps delivered_pps
+		return 0
+	fi
 	if [ "$(last_row_col closure_ok)" != 1 ]; then
 		recv="receiver CPU not reported (books %s%%)"
 		col=closure_pct

@@ -8,8 +8,21 @@
 VARIANTS=${VARIANTS:-"vanilla ksoftirqd-fix threaded-napi"}
 DEFENCES=${DEFENCES:-}
 SETTING_VARIANTS=1
-RATES=${RATES:-"30000 60000 100000 150000 200000 300000 500000"}
-LAT_RATES=${LAT_RATES:-"300000"}
+# Rates: absolute with --rates, else multiples (--grid, --lat-grid) of the
+# knee (--knee), the rate past which the slowest kernel variant stops
+# delivering what it is offered.  A fixed-speed guest's knee is a property
+# of its instruction rate, not of the host: 8 kpps at icount:4 (vanilla
+# delivers 97 % of 8 kpps and at most ~9.6 kpps), scaled with the rate.
+# A native-speed guest has none: its default rates are absolute.
+RATES=${RATES:-}
+RATES_GIVEN=${RATES:+1}
+LAT_RATES=${LAT_RATES-default}
+KNEE=${KNEE:-}
+GRID=${GRID:-"0.5 1 2 4 6"}
+LAT_GRID=${LAT_GRID:-"2"}
+NATIVE_RATES="30000 60000 100000 150000 200000 300000 500000"
+NATIVE_LAT_RATES=300000
+KNEE_ICOUNT4=8000
 REPS=${REPS:-5}
 WARMUP=${WARMUP:-1}
 WINDOW=${WINDOW:-2}
@@ -21,10 +34,17 @@ WORK=${WORK:-0}
 PROBE_RATE=${PROBE_RATE:-200}
 PROBE_TIMEOUT=${PROBE_TIMEOUT:-1000}
 BURST_US=${BURST_US:-100}
-HOST_SCHED=${HOST_SCHED:-flood-idle}
+# auto: flood-idle at native speed, where QEMU's main loop needs the
+# shared core before the flooder; default at a fixed speed, where it has
+# ten times the headroom and a SCHED_IDLE flooder would starve behind any
+# other load on the host (a busy loop on core 0 cut it to 60 pps)
+HOST_SCHED=${HOST_SCHED:-auto}
 SERIES=${SERIES:-0}
 BATCH=${BATCH:-32}
 SETTLE_MAX=${SETTLE_MAX:-30}
+STARVE_S=${STARVE_S:-8}
+# a fixed-speed guest: the flood overloads it, not the host (lab/lib/guest.sh)
+SPEED=${SPEED:-icount:4}
 # shellcheck source=lab/lib/opts.sh
 . "$LAB_TOP/lab/lib/opts.sh"
 
@@ -43,8 +63,14 @@ pass over --lat-rates (probes running).
       --defences all    add every setting variant (lab/exp/rx/defences):
                         the livelock defences of 6.12  [${DEFENCES:-none}]
   -r, --rates "R..."    offered rates in packets/s; 0 = unlimited, a
-                        stress point, never a verdict point   [$RATES]
-      --lat-rates "R..." rates of the latency pass ("" = none) [$LAT_RATES]
+                        stress point, never a verdict point
+                        [--grid x --knee; native: $NATIVE_RATES]
+      --lat-rates "R..." rates of the latency pass ("" = none)
+                        [--lat-grid x --knee; native: $NATIVE_LAT_RATES]
+      --knee K          the knee (pps) the grids multiply
+                        [$KNEE_ICOUNT4 at icount:4, x2 per step faster]
+      --grid "X..."     throughput rates as multiples of the knee [$GRID]
+      --lat-grid "X..." latency-pass rates, multiples of the knee [$LAT_GRID]
   -n, --reps N          repetitions (one boot per variant each)  [$REPS]
   -W, --warmup S        seconds of flood before the window       [$WARMUP]
   -w, --window S        measured seconds per point               [$WINDOW]
@@ -59,13 +85,17 @@ pass over --lat-rates (probes running).
       --burst-us U      the flooder's paced bursts: U µs of the rate [$BURST_US]
       --batch N         datagrams per sendmmsg, at most (unlimited: each) [$BATCH]
       --settle-max S    seconds to wait for a booted guest to go idle [$SETTLE_MAX]
+      --starve S        seconds a snapshot under the flood may take; a
+                        guest that cannot answer is starved (no task ran)
+                        and keeps only its A..B totals        [$STARVE_S]
       --series S        also sample the receiver every S seconds of a
                         window (raw/*.series; lab/soak)          [$SERIES]
       --host-sched M    how the host schedules the flooder and QEMU's
                         emulator threads (they share the host CPU(s)
                         $(helper_cpuset)): default (all SCHED_OTHER), flood-idle
                         (the flooder SCHED_IDLE), qemu-fifo (QEMU's main
-                        loop and other non-vCPU threads SCHED_FIFO 1)
+                        loop and other non-vCPU threads SCHED_FIFO 1),
+                        auto (flood-idle at native speed, else default)
                         [$HOST_SCHED]
 USAGE
 	common_usage ""
@@ -76,10 +106,14 @@ driver_opt()
 {
 	OPT_ARGS=2
 	case $1 in
-	-r|--rates) arg "$@"; RATES=$OPTVAL ;;
+	-r|--rates) arg "$@"; RATES=$OPTVAL RATES_GIVEN=1 ;;
+	--knee) arg "$@"; KNEE=$OPTVAL ;;
+	--grid) arg "$@"; GRID=$OPTVAL ;;
+	--lat-grid) arg "$@"; LAT_GRID=$OPTVAL ;;
 	--lat-rates) arg "$@"; LAT_RATES=$OPTVAL ;;
 	--burst-us) arg "$@"; BURST_US=$OPTVAL ;;
 	--settle-max) arg "$@"; SETTLE_MAX=$OPTVAL ;;
+	--starve) arg "$@"; STARVE_S=$OPTVAL ;;
 	--host-sched) arg "$@"; HOST_SCHED=$OPTVAL ;;
 	--defences) arg "$@"; DEFENCES=$OPTVAL ;;
 	--series) arg "$@"; SERIES=$OPTVAL ;;
@@ -139,6 +173,64 @@ check_defences()
 	done
 }
 
+# speed_knee <speed>: the default knee of a fixed-speed guest (pps), ""
+# for native
+speed_knee()
+{
+	local n
+
+	n=$(speed_shift "$1")
+	[ -z "$n" ] || awk -v k="$KNEE_ICOUNT4" -v n="$n" 'BEGIN { printf "%.0f\n", k * 2 ^ (4 - n) }'
+}
+
+check_grid()
+{
+	local x
+
+	for x in "$@"; do
+		awk -v x="$x" 'BEGIN { exit !(x ~ /^[0-9]+(\.[0-9]+)?$/ && x > 0 && x <= 1000) }' ||
+			bad "grid multiple '$x' must be a number in (0, 1000]"
+	done
+}
+
+# grid_rates <knee> <multiple>...: the rates, rounded to whole pps
+grid_rates()
+{
+	local knee=$1
+
+	shift
+	printf '%s\n' "$@" | awk -v k="$knee" '{ printf "%s%.0f", (NR > 1 ? " " : ""), k * $1 } END { print "" }'
+}
+
+# Fill RATES and LAT_RATES not given as rates from the grids and the knee
+# (native speed: the absolute defaults); KNEE stays what the grids used.
+default_rates()
+{
+	# shellcheck disable=SC2086 # the multiples: words
+	check_grid $GRID $LAT_GRID
+	[ -n "$KNEE" ] || KNEE=$(speed_knee "$SPEED")
+	if [ -n "$KNEE" ]; then
+		in_range "$KNEE" 1 10000000 || bad "knee '$KNEE' must be 1..10000000 pps"
+	fi
+	if [ -n "$RATES_GIVEN" ]; then
+		GRID=
+	elif [ -z "$KNEE" ]; then
+		RATES=$NATIVE_RATES GRID=
+	else
+		# shellcheck disable=SC2086 # the multiples: words
+		RATES=$(grid_rates "$KNEE" $GRID)
+	fi
+	if [ "$LAT_RATES" != default ]; then
+		LAT_GRID=
+	elif [ -z "$KNEE" ]; then
+		LAT_RATES=$NATIVE_LAT_RATES LAT_GRID=
+	else
+		# shellcheck disable=SC2086
+		LAT_RATES=$(grid_rates "$KNEE" $LAT_GRID)
+	fi
+	return 0
+}
+
 check_opts()
 {
 	local r v
@@ -156,6 +248,7 @@ check_opts()
 	esac
 	check_common_opts
 	check_defences
+	default_rates
 	[ -n "$RATES" ] || bad "no rate given"
 	for r in $RATES $LAT_RATES; do
 		is_uint "$r" || bad "rate '$r' is not a number of packets per second"
@@ -170,11 +263,13 @@ check_opts()
 	done
 	in_range "$BURST_US" 1 1000000 || bad "burst '$BURST_US' must be 1..1000000 µs"
 	in_range "$SETTLE_MAX" 0 600 || bad "settle-max '$SETTLE_MAX' must be 0..600 seconds"
+	in_range "$STARVE_S" 1 600 || bad "starve '$STARVE_S' must be 1..600 seconds"
 	in_range "$SERIES" 0 3600 || bad "series '$SERIES' must be 0..3600 seconds"
 	in_range "$BATCH" 1 1024 || bad "batch '$BATCH' must be 1..1024 datagrams"
 	case $HOST_SCHED in
 	default|flood-idle|qemu-fifo) ;;
-	*) bad "host-sched '$HOST_SCHED' must be default, flood-idle or qemu-fifo" ;;
+	auto) HOST_SCHED=$([ "$SPEED" = native ] && echo flood-idle || echo default) ;;
+	*) bad "host-sched '$HOST_SCHED' must be default, flood-idle, qemu-fifo or auto" ;;
 	esac
 	in_range "$RCVBUF" 0 1073741824 ||
 		bad "rcvbuf '$RCVBUF' must be 0..1073741824 bytes"

@@ -43,7 +43,10 @@
 # Gates (the system under test's state, not the generator's setting):
 # gen_err_pct is the rate offered at the tap against the target (empty
 # for unlimited), gate_gen 1 within +-1 %; gate_idle 1 when the guest was
-# at most 5 % idle; qemu_*_pct and flood_*_pct are the host threads'
+# at most 5 % idle; gate_clock 1 when the guest's clock kept within 1 % of
+# the host's over the point (clock_err_pct); gate_host 1 when the
+# offered rate is within the host's delivery ceiling (host_ceiling_pps,
+# below); qemu_*_pct and flood_*_pct are the host threads'
 # run and wait (runnable, not running) shares of the host window.
 #
 # With meta.generator=iperf3 the receiver is iperf3's server, which has no
@@ -71,7 +74,7 @@ BEGIN {
 		"softirq_irqctx_cpu hardirq_cpu other_cpu idle_cpu steal_cpu " \
 		"recv_wait_pct recv_us_per_pkt recv_utime_pct recv_stime_pct recv_nvcsw_ps " \
 		"recv_nivcsw_ps ksoftirqd_wait_pct ksoftirqd_wakeups_ps napi_wait_pct " \
-		"gen_err_pct gate_gen gate_idle qemu_main_run_pct qemu_main_wait_pct " \
+		"gen_err_pct gate_gen gate_idle clock_err_pct gate_clock host_ceiling_pps gate_host qemu_main_run_pct qemu_main_wait_pct " \
 		"qemu_vcpu_run_pct qemu_vcpu_wait_pct qemu_other_run_pct qemu_other_wait_pct " \
 		"flood_run_pct flood_wait_pct flood_batch settle_s settle_idle " \
 		"sent_total tap_tx_total tap_drop_total nic_rx_total nic_drop_total " \
@@ -79,7 +82,7 @@ BEGIN {
 		"probe_sent probe_lost probe_loss_pct probe_p50_us probe_p90_us probe_p99_us " \
 		"probe_p999_us probe_max_us probe_lost_bounded " \
 		"tlat_n tlat_p50_us tlat_p90_us tlat_p99_us tlat_p999_us tlat_max_us tlat_overruns " \
-		"flood_sent_total loss_pct generator resp_rx_total")
+		"flood_sent_total loss_pct generator resp_rx_total starved")
 }
 
 # The clocksource of every snapshot, or fail naming the change.
@@ -147,6 +150,51 @@ function attribution(    tick, tasks, irq, hard, idle, steal, sum, named, i) {
 	r["napi_wait_pct"] = gshare(d("napi_wait_ns", "C", "D"))
 }
 
+# The guest's clock against the host's over A..B, both ends taken with the
+# pipeline idle; each end carries its snapshot's latency (tens of ms under
+# icount), so clock_err_pct is only a coarse check.  gate_clock: the
+# guest kept its instruction rate.  At a fixed speed QEMU's TCG thread
+# sleeps whenever the guest runs ahead of the host's clock, so it kept up
+# when that thread ran less than 95 % of the host window (meta.speed;
+# a native-speed guest has no rate to keep)
+function clock_gate(    hab) {
+	hab = d("t_ns", "tapA", "tapB")
+	r["clock_err_pct"] = hab > 0 ? sprintf("%.2f", 100 * (d("t_ns", "A", "B") / hab - 1)) : ""
+	if (v["meta.speed"] == "" || v["meta.speed"] == "native" || r["starved"])
+		r["gate_clock"] = 1
+	else
+		r["gate_clock"] = r["qemu_vcpu_run_pct"] + 0 < 95 ? 1 : 0
+}
+
+# which point this is
+function identity() {
+	r["run"] = v["meta.run"]; r["variant"] = v["meta.variant"]
+	r["rep"] = v["meta.rep"]; r["rate_target"] = v["meta.rate"]
+	r["pass"] = v["meta.pass"] == "" ? "tput" : v["meta.pass"]
+	r["slot"] = v["meta.slot"]
+	r["settle_s"] = v["meta.settle_s"]
+	r["settle_idle"] = v["meta.settle_idle"]
+}
+
+# the exact A..B totals (both ends idle)
+function totals() {
+	# everything the host sent the guest: flood and latency probes
+	r["sent_total"] = iperf3 ? d("ip_out", "tapA", "tapB") : v["flood.sent"] + v["probe.sent"]
+	r["tap_tx_total"] = d("tap_tx_packets", "tapA", "tapB")
+	r["tap_drop_total"] = d("tap_tx_dropped", "tapA", "tapB")
+	r["nic_rx_total"] = d("nic_rx_packets", "A", "B")
+	r["nic_drop_total"] = d("nic_rx_dropped", "A", "B") + d("softnet_dropped", "A", "B")
+	r["udp_in_total"] = d("udp_in", "A", "B")
+	r["rcvbuf_err_total"] = d("udp_rcvbuferrors", "A", "B")
+	r["delivered_total"] = d(iperf3 ? "iperf3_rx_packets" : "sink_packets", "A", "B")
+	r["resp_rx_total"] = d("resp_packets", "A", "B")
+	# Loss of this point, exact: flood packets that never reached the
+	# receiver, over the whole flood (A..B, pipeline idle at both ends).
+	r["flood_sent_total"] = v["flood.sent"] + 0
+	r["loss_pct"] = v["flood.sent"] > 0 ? \
+		sprintf("%.2f", 100 * (1 - r["delivered_total"] / v["flood.sent"])) : "100.00"
+}
+
 function gates(    t) {
 	t = v["meta.rate"] + 0
 	r["gen_err_pct"] = t > 0 ? sprintf("%.2f", 100 * (r["offered_pps"] / t - 1)) : ""
@@ -157,20 +205,72 @@ function gates(    t) {
 		r[h[i] "_run_pct"] = hshare(h[i] "_run_ns")
 		r[h[i] "_wait_pct"] = hshare(h[i] "_wait_ns")
 	}
+	# The host's delivery ceiling: the rate QEMU's main loop, which moves
+	# the packets from the tap into the guest, would deliver if it were
+	# busy (running or runnable) all the window at this point's cost per
+	# packet the guest took.  Fixed costs count as per-packet ones, so it
+	# is an underestimate.  gate_host: the host could have delivered the
+	# whole offered rate, so what the guest did not take it refused.
+	busy = r["qemu_main_run_pct"] + r["qemu_main_wait_pct"]
+	r["host_ceiling_pps"] = busy > 0 ? sprintf("%.0f", r["nic_rx_pps"] * 100 / busy) : ""
+	r["gate_host"] = busy <= 0 || r["offered_pps"] + 0 <= r["host_ceiling_pps"] + 0 ? 1 : 0
+	clock_gate()
 	r["flood_batch"] = v["flood.batch"]
-	r["settle_s"] = v["meta.settle_s"]
-	r["settle_idle"] = v["meta.settle_idle"]
+}
+
+# A starved point (meta.starved: the snapshot, C or D, that the guest
+# could not answer under the flood; lab/exp/rx/hooks.sh): no guest window,
+# so no CPU split, no latency and no host shares.  What is exact are the
+# A..B totals; the rates divide them by the flooder's own duration (the
+# packets the guest took in its drain after the flood count too: at most
+# a ring and a socket buffer).  The guest's CPU did not idle while the
+# sampler's request waited, runnable, so idle_cpu is 0 and it is
+# saturated; gate_host passes (the host delivered enough to starve it).
+function starved_row(    fs, cs) {
+	fs = v["flood.duration_ns"] / 1e9
+	if (fs <= 0 || v["A.clocksource"] == "" || v["B.clocksource"] == "") {
+		print "point.awk: a starved point needs the flooder's duration and snapshots A and B" > "/dev/stderr"
+		exit 1
+	}
+	r["starved"] = 1
+	r["offered_pps"] = sprintf("%.0f", (d("tap_tx_packets", "tapA", "tapB") + \
+		d("tap_tx_dropped", "tapA", "tapB")) / fs)
+	r["sent_pps"] = v["flood.rate_pps"]
+	r["tap_drop_pps"] = sprintf("%.0f", d("tap_tx_dropped", "tapA", "tapB") / fs)
+	split("nic_rx:nic_rx_packets udp_in:udp_in rcvbuf_err:udp_rcvbuferrors delivered:sink_packets", m, " ")
+	for (i = 1; i <= 4; i++) {
+		split(m[i], kv, ":")
+		r[kv[1] "_pps"] = sprintf("%.0f", d(kv[2], "A", "B") / fs)
+	}
+	r["nic_drop_pps"] = sprintf("%.0f", (d("nic_rx_dropped", "A", "B") + d("softnet_dropped", "A", "B")) / fs)
+	cs = v["A.clocksource"]
+	r["clocksource"] = v["B.clocksource"] == cs ? cs : ""
+	r["idle_cpu"] = "0.0"
+	r["closure_ok"] = 0
+	t = v["meta.rate"] + 0
+	r["gen_err_pct"] = t > 0 ? sprintf("%.2f", 100 * (r["offered_pps"] / t - 1)) : ""
+	r["gate_gen"] = t > 0 && abs(r["offered_pps"] / t - 1) <= 0.01 ? 1 : 0
+	r["gate_idle"] = 1
+	r["gate_host"] = 1
+	r["window_s"] = sprintf("%.3f", fs)
 }
 
 END {
+	if (v["meta.starved"] != "") {
+		identity()
+		r["generator"] = "flood"
+		starved_row()
+		clock_gate()
+		totals()
+		emit_row()
+		exit
+	}
+	r["starved"] = 0
 	if (win <= 0 || gwin <= 0) {
 		print "point.awk: missing or empty window" > "/dev/stderr"
 		exit 1
 	}
-	r["run"] = v["meta.run"]; r["variant"] = v["meta.variant"]
-	r["rep"] = v["meta.rep"]; r["rate_target"] = v["meta.rate"]
-	r["pass"] = v["meta.pass"] == "" ? "tput" : v["meta.pass"]
-	r["slot"] = v["meta.slot"]
+	identity()
 	lat = r["pass"] == "lat"
 
 	tap_tx = d("tap_tx_packets", "tapC", "tapD")
@@ -195,16 +295,7 @@ END {
 	r["net_rx_softirq_ps"] = per_gs(d("net_rx_softirqs", "C", "D"))
 	gates()
 
-	# everything the host sent the guest: flood and latency probes
-	r["sent_total"] = iperf3 ? d("ip_out", "tapA", "tapB") : v["flood.sent"] + v["probe.sent"]
-	r["tap_tx_total"] = d("tap_tx_packets", "tapA", "tapB")
-	r["tap_drop_total"] = d("tap_tx_dropped", "tapA", "tapB")
-	r["nic_rx_total"] = d("nic_rx_packets", "A", "B")
-	r["nic_drop_total"] = d("nic_rx_dropped", "A", "B") + d("softnet_dropped", "A", "B")
-	r["udp_in_total"] = d("udp_in", "A", "B")
-	r["rcvbuf_err_total"] = d("udp_rcvbuferrors", "A", "B")
-	r["delivered_total"] = d(iperf3 ? "iperf3_rx_packets" : "sink_packets", "A", "B")
-	r["resp_rx_total"] = d("resp_packets", "A", "B")
+	totals()
 	r["window_s"] = sprintf("%.3f", win)
 	r["guest_window_s"] = sprintf("%.3f", gwin)
 
@@ -225,11 +316,6 @@ END {
 		r["tlat_overruns"] = v["tlat.overruns"] + 0
 	}
 
-	# Loss of this point, exact: flood packets that never reached the
-	# receiver, over the whole flood (A..B, pipeline idle at both ends).
-	r["flood_sent_total"] = v["flood.sent"] + 0
-	r["loss_pct"] = v["flood.sent"] > 0 ? \
-		sprintf("%.2f", 100 * (1 - r["delivered_total"] / v["flood.sent"])) : "100.00"
 
 	emit_row()
 }

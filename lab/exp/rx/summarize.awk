@@ -4,7 +4,7 @@
 # it needs must be there.  Per (variant, rate): medians over the repetitions of the
 # delivered rate, loss, guest idle and the generator's error.  Then:
 #   verdict_rate  the highest rate at which every variant passes the
-#                 gates (saturated(), on_target() of lab/lib/stats.awk): the
+#                 gates (gates_pass() of lab/lib/stats.awk): the
 #                 same offered load for all; empty if none does.  With
 #                 -v gated="v1 v2 ..." (lab/lib/lib.sh's gated_variants: the
 #                 kernel variants, not the setting variants) only those
@@ -52,7 +52,7 @@ NR == 1 {
 	reps[v, k] = 1
 	split("delivered_pps loss_pct idle_cpu gen_err_pct offered_pps recv_cpu ksoftirqd_cpu " \
 	      "napi_cpu softirq_irqctx_cpu recv_wait_pct recv_us_per_pkt closure_pct " \
-	      "qemu_main_wait_pct qemu_vcpu_run_pct", m, " ")
+	      "qemu_main_wait_pct qemu_vcpu_run_pct gate_clock host_ceiling_pps", m, " ")
 	for (i in m)
 		if (m[i] in c)
 			val[v, t, m[i], k] = $c[m[i]]
@@ -88,8 +88,9 @@ END {
 			v = order[j]
 			if (!gating(v))
 				continue
-			if (!((v, t) in n) || !saturated(med(v, t, "idle_cpu")) ||
-			    !on_target(med(v, t, "gen_err_pct")))
+			if (!((v, t) in n) || !gates_pass(med(v, t, "idle_cpu"),
+			    med(v, t, "gen_err_pct"), med(v, t, "gate_clock"),
+			    med(v, t, "host_ceiling_pps"), med(v, t, "offered_pps")))
 				ok = 0
 		}
 		if (ok)

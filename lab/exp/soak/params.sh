@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034 # globals shared with the driver (lab/lib/driver.sh)
 # Options of lab/soak.  The flood itself (payload, receive buffer and
-# receiver, bursts, host scheduling) is the sweep's, read from its
+# receiver, bursts, host scheduling, guest speed) is the sweep's, read from its
 # params.json; the rate is the sweep's verdict rate (its summary.csv).
 # Sourced after lab/lib/lib.sh; environment variables of the same name
 # give the defaults ("make soak SOAK_SECONDS=...").
@@ -17,6 +17,10 @@ SETTLE_MAX=30
 PROBE_RATE=200
 PROBE_TIMEOUT=1000
 PAYLOAD=18
+KNEE=
+GRID=
+LAT_GRID=
+STARVE_S=8
 # shellcheck source=lab/lib/opts.sh
 . "$LAB_TOP/lab/lib/opts.sh"
 
@@ -85,6 +89,13 @@ check_opts()
 	WORK=$(sweep_param work) GENERATOR=$(sweep_param generator)
 	BURST_US=$(sweep_param flood_burst_us) BATCH=$(sweep_param flood_batch)
 	HOST_SCHED=$(sweep_param host_sched)
+	# the sweep's guest speed (a sweep that records none ran at native speed)
+	SPEED=$(sweep_param speed)
+	SPEED=${SPEED:-native}
+	speed_shift "$SPEED" >/dev/null || bad "$SWEEP records an unknown guest speed '$SPEED'"
+	if [ "$SPEED" != native ] && [ "$ACCEL" = kvm ]; then
+		bad "$SWEEP ran at speed $SPEED, which needs TCG: drop --accel kvm"
+	fi
 	[ "$GENERATOR" = flood ] || bad "$SWEEP was flooded by $GENERATOR: the soak floods with the lab's flooder only"
 	if [ -z "$BURST_US" ] || [ -z "$HOST_SCHED" ]; then
 		bad "$SWEEP is a sweep of an older lab (no flood_burst_us or host_sched)"

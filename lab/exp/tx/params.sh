@@ -13,6 +13,9 @@ THREADS=${THREADS:-4}
 PAYLOAD=${PAYLOAD:-18}
 BATCH=${BATCH:-8}
 VCPUS=${VCPUS:-2}
+# Native: with -icount QEMU runs every vCPU in one host thread, in turn,
+# and the qdisc contention this experiment is about needs them parallel.
+SPEED=${SPEED:-native}
 # shellcheck source=lab/lib/opts.sh
 . "$LAB_TOP/lab/lib/opts.sh"
 
