@@ -4,7 +4,8 @@
 #   ShellCheck, with .shellcheckrc, on every shell script and sourced file
 #   scripts/checkpatch.pl --no-tree -f on lab/tools/*.[ch], with the
 #   exceptions below, each with its reason
-# and the experiments' meta files list exactly their options and columns.
+# and the experiments' meta files list exactly their options and columns;
+# and no build output is committed.
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"
@@ -28,6 +29,14 @@ shell_files()
 			esac
 		done
 }
+
+# Build outputs are never committed (.gitignore: build/ at any depth).
+elf_files()
+{
+	git ls-files -z | xargs -0 -r file -N -F '|' | grep '| ELF ' | cut -d'|' -f1
+}
+check "git ls-files lists no ELF file (build outputs stay under ignored build/)" \
+	test -z "$(elf_files)"
 
 if command -v shellcheck >/dev/null; then
 	for f in $(shell_files); do
