@@ -250,9 +250,25 @@ check "every row: UDP InDatagrams = udp_sink's + the responder's datagrams" all_
 E2E_CSV=$csv
 IP3=$RUN-iperf3
 rm -rf "$IP3"
-check "lab/run -g iperf3 -b 1 MiB: vanilla, 2 rates" \
-	"$LAB_TOP/lab/run" -v vanilla -g iperf3 -b 1048576 -r "20000 0" --lat-rates "" -n 1 -W 1 -w 3 --speed native \
-	--cmdline schedstats=enable -o "$IP3"
+# iperf3 3.12's server now and then dies just after the UDP stream
+# connects ("select failed: Bad file descriptor", in 1 of 5 runs here,
+# the client then failing on its control socket): that one failure, seen
+# on the guest's console, gets one more try.
+iperf3_run()
+{
+	local try
+
+	for try in 1 2; do
+		rm -rf "$IP3"
+		"$LAB_TOP/lab/run" -v vanilla -g iperf3 -b 1048576 -r "20000 0" --lat-rates "" -n 1 -W 1 -w 3 \
+			--speed native --cmdline schedstats=enable -o "$IP3" && return 0
+		grep -aq 'select failed: Bad file descriptor' "$IP3/guests/vanilla-r1/console.log" 2>/dev/null ||
+			return 1
+		echo "iperf3's server died with 'select failed' (try $try)" >>"$T_LOG"
+	done
+	return 1
+}
+check "lab/run -g iperf3 -b 1 MiB: vanilla, 2 rates" iperf3_run
 csv=$IP3/points.csv
 check "iperf3: points.csv has 2 rows, generator iperf3" \
 	test "$(csv_col "$csv" generator | grep -c '^iperf3$')/$(($(wc -l <"$csv") - 1))" = 2/2
