@@ -369,8 +369,12 @@ tlat_stopped()
 	done
 }
 check "the guest's timer probe took no sample in any throughput window" tlat_stopped
-check "every latency window: cyclictest's samples + overruns = the window's 1 ms periods (-20 %/+10 %)" \
+# A guest whose timer thread stalls for hundreds of ms (vanilla at 2x the
+# knee at a fixed speed: max lateness 250-370 ms) accounts for fewer: the
+# periods around a stall are not all in the window's samples (73-98 % of
+# the periods in four such windows); there the bound is -40 %.
+check "every latency window: cyclictest's samples + overruns = the window's 1 ms periods (-20 %, -40 % with stalls > 100 ms; +10 %)" \
 	every_row '$c["pass"] != "lat" ||
-		(($c["tlat_n"] + $c["tlat_overruns"]) >= 800 * $c["guest_window_s"] &&
+		(($c["tlat_n"] + $c["tlat_overruns"]) >= ($c["tlat_max_us"] > 100000 ? 600 : 800) * $c["guest_window_s"] &&
 		 ($c["tlat_n"] + $c["tlat_overruns"]) <= 1100 * $c["guest_window_s"])'
 
