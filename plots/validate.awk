@@ -42,8 +42,8 @@ NR == 1 {
 {
 	if (NF != nh)
 		fail("line " NR " has " NF " fields, the header has " nh " (truncated or corrupt file?)")
-	# a starved point (lab/exp/rx/point.awk) has no guest window: every
-	# number of it may be empty but its rates and totals
+	# a starved point (lab/exp/rx/point.awk) has no guest window: any
+	# number of it may be empty (point.awk fills its rates and totals)
 	starved = ("starved" in col) && $col["starved"] == 1
 	for (i = 1; i <= nn; i++) {
 		x = $col[req[i]]

@@ -225,17 +225,6 @@ libvirtd_stop()
 # KVM only when it can really run a guest: hardware virtualisation flags,
 # a usable /dev/kvm, and QEMU agreeing to start with it.  /dev/kvm alone
 # proves nothing (a kvm_pvm host has one and cannot boot a stock kernel).
-# A fixed-speed guest (SPEED icount:N) runs under TCG whatever the host
-# has: host_accel says what a native-speed guest would get.
-detect_accel()
-{
-	if [ "${SPEED:-native}" != native ]; then
-		echo tcg
-		return 0
-	fi
-	host_accel
-}
-
 host_accel()
 {
 	if [ -n "${ACCEL:-}" ]; then
@@ -262,8 +251,8 @@ host_accel()
 # sleep=on, runs 10^9 / 2^N of them per second of host time, sleeping when
 # ahead; the guest's clocks (TSC, jiffies, hrtimers) advance with that count.
 # So the guest is the same machine on every host fast enough to keep up:
-# the gate_clock column (guest window against host window) shows a host
-# that did not.
+# the gate_clock column (QEMU's TCG thread had slack to sleep) shows a
+# host that did not.
 
 # speed_shift <speed>: the icount shift N of icount:N, "" for native;
 # false for anything else
@@ -292,6 +281,18 @@ speed_mips()
 
 	n=$(speed_shift "$1") || return 1
 	[ -z "$n" ] || awk -v n="$n" 'BEGIN { print 1000 / 2 ^ n }'
+}
+
+# speed_accel <host accelerator>: what the guest runs under.  A
+# fixed-speed guest (SPEED icount:N) runs under TCG whatever the host has;
+# a native-speed one gets the host's.
+speed_accel()
+{
+	if [ "${SPEED:-native}" != native ]; then
+		echo tcg
+	else
+		echo "$1"
+	fi
 }
 
 # ---- domains -------------------------------------------------------------

@@ -6,32 +6,16 @@
 # drain.  Sourced by lab/exp/rx/hooks.sh.
 
 # A snapshot <tag>: the host's tap counters, its scheduling of QEMU and
-# the flooder, the guest's sampler.
+# the flooder, the guest's sampler.  With <seconds> (under the flood), a
+# guest that cannot answer within them is starved: not one of its tasks
+# ran, not even the SCHED_FIFO sampler, whose request sat runnable all that
+# time; then only the host's lines are printed and it is false.  A guest
+# that is no longer running is an error either way.
 snap()
 {
 	tap_counters | sed "s/\([a-z_0-9]*\)=/tap$1.\1=/g"
 	host_threads | sed "s/\([a-z_0-9]*\)=/host$1.\1=/g"
-	snap_guest "$1"
-}
-
-# snap_flood <tag>: snap() under the flood, but a guest that cannot answer
-# within STARVE_S seconds is starved: not one of its tasks ran, not even
-# the SCHED_FIFO sampler, whose request sat runnable all that time.  Then
-# only the host's lines are printed and it is false; a guest that is no
-# longer running is an error, as in snap().
-snap_flood()
-{
-	local line
-
-	tap_counters | sed "s/\([a-z_0-9]*\)=/tap$1.\1=/g"
-	host_threads | sed "s/\([a-z_0-9]*\)=/host$1.\1=/g"
-	if ! line=$(SNAP_TIMEOUT_MS=$((STARVE_S * 1000)) guest_req snap "$1"); then
-		# a guest that is gone is not starved
-		lab_virsh domstate "lab-$VARIANT-r$REP" 2>/dev/null | grep -q running ||
-			die "$CUR: guest did not answer snapshot $1: $(guest_fate)"
-		return 1
-	fi
-	printf '%s\n' "$line" | cut -d' ' -f3- | sed "s/\([a-z_0-9]*\)=/$1.\1=/g"
+	snap_guest "$@"
 }
 
 # After a starved point's flood: the guest answers again once its backlog

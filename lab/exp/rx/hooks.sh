@@ -16,7 +16,7 @@
 #   snapshot A (idle) -> flood starts -> warm-up -> snapshot C -> window ->
 #   snapshot D -> flood ends -> drain -> snapshot B (idle)
 # A guest that cannot answer C or D within --starve seconds under the
-# flood is starved (snap_flood): the flood ends there and, once the guest
+# flood is starved (snap in flood.sh): the flood ends there and, once the guest
 # answers again, the point keeps what A..B can say (point.awk).
 # Rates, CPU shares and the gates come from C..D (the host's QEMU and
 # flooder threads too), exact packet totals from A..B.  Results are
@@ -85,14 +85,14 @@ measure_point()
 		without_locks flood_cmd "$rate" $((WARMUP + WINDOW + 60)) >"$raw.flood" 2>&1 &
 		FLOOD_PID=$!
 		sleep "$WARMUP"
-		snap_flood C || starved=C
+		snap C "$STARVE_S" || starved=C
 		if [ "$pass" = lat ] && [ -z "$starved" ]; then
 			without_locks probe_cmd "${raw%.txt}.rtt" >"$raw.probe" 2>&1 &
 			PROBE_PID=$!
 		fi
 		if [ -z "$starved" ]; then
 			window_sleep "$raw.series"
-			snap_flood D || starved=D
+			snap D "$STARVE_S" || starved=D
 		fi
 		if [ -n "$starved" ]; then
 			log "$CUR: starved: no answer to snapshot $starved within ${STARVE_S}s under the flood"

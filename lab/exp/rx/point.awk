@@ -43,8 +43,8 @@
 # Gates (the system under test's state, not the generator's setting):
 # gen_err_pct is the rate offered at the tap against the target (empty
 # for unlimited), gate_gen 1 within +-1 %; gate_idle 1 when the guest was
-# at most 5 % idle; gate_clock 1 when the guest's clock kept within 1 % of
-# the host's over the point (clock_err_pct); gate_host 1 when the
+# at most 5 % idle; gate_clock 1 when a fixed-speed guest kept its speed
+# (clock_gate(), below); gate_host 1 when the
 # offered rate is within the host's delivery ceiling (host_ceiling_pps,
 # below); qemu_*_pct and flood_*_pct are the host threads'
 # run and wait (runnable, not running) shares of the host window.
@@ -195,10 +195,15 @@ function totals() {
 		sprintf("%.2f", 100 * (1 - r["delivered_total"] / v["flood.sent"])) : "100.00"
 }
 
-function gates(    t) {
+# the generator's error against its target, from r["offered_pps"]
+function gen_gate(    t) {
 	t = v["meta.rate"] + 0
 	r["gen_err_pct"] = t > 0 ? sprintf("%.2f", 100 * (r["offered_pps"] / t - 1)) : ""
 	r["gate_gen"] = t > 0 && abs(r["offered_pps"] / t - 1) <= 0.01 ? 1 : 0
+}
+
+function gates() {
+	gen_gate()
 	r["gate_idle"] = r["idle_cpu"] + 0 <= 5 ? 1 : 0
 	split("qemu_main qemu_vcpu qemu_other flood", h, " ")
 	for (i = 1; i <= 4; i++) {
@@ -226,7 +231,7 @@ function gates(    t) {
 # a ring and a socket buffer).  The guest's CPU did not idle while the
 # sampler's request waited, runnable, so idle_cpu is 0 and it is
 # saturated; gate_host passes (the host delivered enough to starve it).
-function starved_row(    fs, cs) {
+function starved_row(    fs, cs, m, kv, i) {
 	fs = v["flood.duration_ns"] / 1e9
 	if (fs <= 0 || v["A.clocksource"] == "" || v["B.clocksource"] == "") {
 		print "point.awk: a starved point needs the flooder's duration and snapshots A and B" > "/dev/stderr"
@@ -247,9 +252,7 @@ function starved_row(    fs, cs) {
 	r["clocksource"] = v["B.clocksource"] == cs ? cs : ""
 	r["idle_cpu"] = "0.0"
 	r["closure_ok"] = 0
-	t = v["meta.rate"] + 0
-	r["gen_err_pct"] = t > 0 ? sprintf("%.2f", 100 * (r["offered_pps"] / t - 1)) : ""
-	r["gate_gen"] = t > 0 && abs(r["offered_pps"] / t - 1) <= 0.01 ? 1 : 0
+	gen_gate()
 	r["gate_idle"] = 1
 	r["gate_host"] = 1
 	r["window_s"] = sprintf("%.3f", fs)
@@ -315,7 +318,6 @@ END {
 		r["tlat_n"] = v["tlat.n"] + 0
 		r["tlat_overruns"] = v["tlat.overruns"] + 0
 	}
-
 
 	emit_row()
 }
