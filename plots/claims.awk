@@ -305,12 +305,12 @@ function mogul(    claim, pub, why, meas, j, g, r, a, n, s, ns) {
 	meas = van " delivered " at_vr() " / its own peak: " ratio(van, "delivered_pps", van, "peak")
 	j = judge(0.5, "<")
 	# the mechanism: softirq in irq context out-runs the receiver, or the
-	# guest is starved (lab/exp/rx/point.awk: no task ran at all)
+	# guest is starved (lab/exp/rx/point.awk: its sampler could not answer)
 	ns = nstarved(van)
 	if (ns * 2 > nreps(van)) {
 		g = 1
-		meas = meas "; starved in " ns " of " nreps(van) " repetitions: no task of the guest, " \
-		       "not even the SCHED_FIFO sampler, ran for the starvation timeout"
+		meas = meas "; starved in " ns " of " nreps(van) " repetitions: the guest's SCHED_FIFO " \
+		       "sampler did not answer for the starvation timeout"
 	} else {
 		g = med(van, "softirq_irqctx_cpu") > med(van, "recv_cpu")
 		meas = meas "; softirq in irq context " pct1(med(van, "softirq_irqctx_cpu")) " %, receiver " \

@@ -276,9 +276,10 @@ function points_table(    i) {
 	      "target and is a stress point, never a verdict point. Where a gate fails, the QEMU " \
 	      "columns say why the guest was not driven harder (a main loop that waits for the host " \
 	      "CPU cannot move the packets in). A starved point (vanilla past its knee at a fixed " \
-	      "speed) is one whose guest could not answer a snapshot for the --starve timeout: no " \
-	      "task ran, not even the SCHED_FIFO sampler; its rates come from the point's exact " \
-	      "totals over the flood, and it has no CPU split.\n"
+	      "speed) is one whose guest could not answer a snapshot for the --starve timeout (its " \
+	      "SCHED_FIFO sampler did not answer); its rates come from the point's exact totals over " \
+	      "the flood, its delivered rate from the receiver's own history of the window (what it " \
+	      "read in the flood's first moments and in the drain kept apart), and it has no CPU split.\n"
 }
 
 function gate_why(i,    s) {

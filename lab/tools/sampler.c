@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <error.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -306,6 +307,21 @@ static void do_tlat(struct strbuf *r, const char *args)
 		fclose(f);
 }
 
+/* "sinkseries <from_ns> <to_ns> <step_ns> <base>": sinkstat_series() */
+static void do_sinkseries(struct strbuf *r, const char *args)
+{
+	uint64_t from, to, step, base;
+
+	if (sscanf(args, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+		   &from, &to, &step, &base) != 4) {
+		sb_printf(r, "err sinkseries needs from_ns to_ns step_ns base");
+		return;
+	}
+	sinkstat_series(sink_map(&sink_view),
+			sinkstat_slot_of(now_ns(CLOCK_MONOTONIC_COARSE)),
+			from, to, step, base, r);
+}
+
 static const char tag_chars[] =
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-";
 
@@ -360,6 +376,8 @@ static bool handle(char *line)
 		return false;
 	} else if (wl == 6 && !strncmp(line, "cyclic", 6)) {
 		do_cyclic(&r, args);
+	} else if (wl == 10 && !strncmp(line, "sinkseries", 10)) {
+		do_sinkseries(&r, args);
 	} else if (wl == 4 && !strncmp(line, "tlat", 4)) {
 		do_tlat(&r, args);
 	} else if (wl == 4 && !strncmp(line, "snap", 4)) {

@@ -6,17 +6,35 @@
  * stores magic with release order; counters are updated with relaxed
  * atomic stores and read with relaxed atomic loads (each value is a
  * naturally aligned u64, so it never tears).
+ *
+ * The history: a receiver that calls sinkstat_stamp() after each read
+ * leaves, per 10 ms slot of CLOCK_MONOTONIC_COARSE in which it read, the
+ * packet count at its last read in that slot, in a ring of 16384 slots
+ * (164 s).  It answers "how many packets had the receiver read by guest
+ * time t" after the fact, for a window in which nothing in the guest could
+ * be asked (a starved point, lab/exp/rx/hooks.sh).  The writer only ever
+ * writes the current slot, so slots in the past are stable until the
+ * ring comes round again.
  */
 #ifndef LAB_SINKSTAT_H
 #define LAB_SINKSTAT_H
 
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "shmfile.h"
+#include "util.h"
 
 #define SINKSTAT_MAGIC	0x4b4e49534b4c4c4cULL	/* "LLLKSINK" */
-#define SINKSTAT_VERSION	1
+#define SINKSTAT_VERSION	2
+#define SINKSTAT_SLOT_NS	10000000ULL
+#define SINKSTAT_SLOTS		16384
+
+struct sinkstat_slot {
+	uint64_t slot;		/* slot number + 1; 0: never written */
+	uint64_t packets;	/* the count at the last read in that slot */
+};
 
 struct sinkstat {
 	uint64_t magic;
@@ -25,6 +43,7 @@ struct sinkstat {
 	uint64_t bytes;
 	uint64_t errors;
 	uint64_t pid;
+	struct sinkstat_slot hist[SINKSTAT_SLOTS];
 };
 
 static inline void sinkstat_store(uint64_t *p, uint64_t v)
@@ -64,5 +83,46 @@ static inline void sinkstat_count(struct sinkstat *s, uint64_t len)
 	sinkstat_store(&s->packets, s->packets + 1);
 	sinkstat_store(&s->bytes, s->bytes + len);
 }
+
+/* The slot number of a CLOCK_MONOTONIC(_COARSE) time. */
+static inline uint64_t sinkstat_slot_of(uint64_t t_ns)
+{
+	return t_ns / SINKSTAT_SLOT_NS;
+}
+
+/*
+ * After a read: the count so far, filed under the current slot.  The
+ * coarse clock is a vDSO read without a TSC access: cheap enough for a
+ * receiver that reads one datagram per call.
+ */
+static inline void sinkstat_stamp(struct sinkstat *s)
+{
+	struct sinkstat_slot *e;
+	struct timespec ts;
+	uint64_t slot;
+
+	if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts))
+		return;
+	slot = sinkstat_slot_of((uint64_t)ts.tv_sec * 1000000000ULL +
+				(uint64_t)ts.tv_nsec);
+	e = &s->hist[slot % SINKSTAT_SLOTS];
+	sinkstat_store(&e->packets, sinkstat_load(&s->packets));
+	sinkstat_store(&e->slot, slot + 1);
+}
+
+#define SINKSTAT_SERIES_MAX	600	/* values in one series */
+
+/*
+ * What the receiver of @ss had read by each of from + k * step (k = 0..,
+ * up to @to and to the end of the last whole slot before @now_slot),
+ * given that it had read @base by @from (the count in a snapshot taken
+ * then): "sinkseries from_ns=F step_ns=S c=base,c1,..." into @r, each
+ * value the count at the receiver's last read in a slot that ended by
+ * then; or "err ..." when the arguments or the history cannot answer.
+ * Times are the guest's CLOCK_MONOTONIC.
+ */
+void sinkstat_series(const struct sinkstat *ss, uint64_t now_slot,
+		     uint64_t from, uint64_t to, uint64_t step, uint64_t base,
+		     struct strbuf *r);
 
 #endif

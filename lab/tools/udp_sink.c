@@ -2,8 +2,9 @@
 /*
  * udp_sink: the guest's receiving application.  One UDP socket on
  * INADDR_ANY:port, blocking reads (recvfrom per packet, or recvmmsg
- * batches), optional per-packet busy work, counters published in a shared
- * file (sinkstat.h) for the sampler.
+ * batches), optional per-packet busy work, counters and their history
+ * (per 10 ms of guest time) published in a shared file (sinkstat.h) for
+ * the sampler.
  */
 
 #include <arpa/inet.h>
@@ -272,6 +273,7 @@ static void loop_recvfrom(int fd)
 			do_work(buf, (size_t)ret < sizeof(buf) ?
 				(size_t)ret : sizeof(buf));
 		account(ret);
+		sinkstat_stamp(counters);
 	}
 }
 
@@ -304,6 +306,7 @@ static void loop_recvmmsg(int fd)
 					len : SINK_SLOT_LEN);
 			account(len);
 		}
+		sinkstat_stamp(counters);
 	}
 }
 

@@ -104,8 +104,11 @@ check "params.json: speed icount:4, 62.5 M instructions/s, -icount shift=4,align
 	"icount:4 62.5 shift=4,align=on,sleep=on tcg"
 check "every guest ran with -icount (the domain XML's QEMU passthrough)" \
 	test "$(grep -l "<qemu:arg value='shift=4,align=on,sleep=on'/>" "$RUN"/guests/*/domain.xml | wc -l)" = 6
-check "vanilla at 6x the knee: starved in both repetitions (no task ran for --starve s), its rates from A..B" \
+check "vanilla at 6x the knee: starved in both repetitions (no answer for --starve s), its rates from A..B and its history" \
 	every_row '$c["variant"] != "vanilla" || $c["rate_target"] != '"$HI"' || ($c["starved"] == 1 && $c["delivered_pps"] != "" && $c["idle_cpu"] == 0)'
+check "starved rows: the receiver's reads before, in and after the window add up to its A..B total" \
+	every_row '$c["starved"] != 1 || ($c["starve_head_total"] >= 0 && $c["starve_tail_total"] >= 0 && $c["guest_window_s"] > 0 &&
+		(d = $c["starve_head_total"] + $c["delivered_pps"] * $c["guest_window_s"] + $c["starve_tail_total"] - $c["delivered_total"]) <= $c["guest_window_s"] && -d <= $c["guest_window_s"])'
 check "ksoftirqd-fix and threaded-napi never starve: the sampler runs beside the flood" \
 	every_row '$c["variant"] == "vanilla" || $c["starved"] == 0'
 # The books: task run times + irq + idle + steal against the window.

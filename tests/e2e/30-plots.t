@@ -201,7 +201,7 @@ mogul_want()
 		END {
 			for (r in at) { q = at[r] / peak[r]; if (lo == "" || q < lo) lo = q; if (q > hi) hi = q; m++ }
 			if (m < 2 || m > 5) { print "skip"; exit }
-			# or starved in most repetitions (no task ran at all)
+			# or starved in most repetitions (its sampler could not answer)
 			g = 2 * st > m ? 1 : n ? (med(s, n) > med(u, n)) : 0
 			print (hi < 0.5 ? (g ? "Reproduced" : "Partly reproduced") : lo >= 0.5 ? "Not reproduced" : "Inconclusive")
 		}' "$RUN/points.csv"

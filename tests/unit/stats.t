@@ -98,15 +98,27 @@ sed 's/tapA.tap_tx_packets=0/tapA.t_ns=0 &/; s/tapB.tap_tx_packets=25000/tapB.t_
 expect "point: guest clock 4.00 s against the host's 4.04 s over A..B: -0.99 %" "-0.99" \
 	"$(point "$raw.clk" | csv_col /dev/stdin clock_err_pct)"
 # A starved point: no answer to C under the flood; the flooder ran 3 s.
-# Rates from the A..B totals over those 3 s, no CPU split, idle 0.
+# Rates from the A..B totals over those 3 s, no CPU split, idle 0.  The
+# receiver's history (every 0.25 s from A): 3,000 read in the flood's
+# first second, 750 in the window 1..2.5 s (500 pps), 8,250 in the drain.
+series="0,500,1500,2500,3000,3250,3250,3500,3500,3750,3750,3750,12000,12000"
 {
-	sed -n 1p "$raw" | sed 's/$/ meta.starved=C/'
+	sed -n 1p "$raw" | sed 's/$/ meta.starved=C meta.warmup_s=1 meta.host_start_ns=0 meta.host_stop_ns=3000000000/'
 	grep -E '^(A|tapA|hostA|tapC|hostC|B|tapB)\.' "$raw"
 	echo "flood.sent=30000 flood.errors=0 flood.duration_ns=3000000000 flood.rate_pps=10000 flood.batch=1"
+	echo "S.from_ns=0 S.step_ns=250000000 S.c=$series"
 } >"$raw.starved"
 point "$raw.starved" >"$raw.scsv"
-expect "point: starved: offered, NIC rx, delivered, socket drops over the flood's 3 s" "10000 8333 4000 4333" \
-	"$(for k in offered_pps nic_rx_pps delivered_pps rcvbuf_err_pps; do csv_col "$raw.scsv" $k; done | xargs)"
+expect "point: starved: offered, NIC rx, socket drops over the flood's 3 s; delivered in its window" "10000 8333 4333 500" \
+	"$(for k in offered_pps nic_rx_pps rcvbuf_err_pps delivered_pps; do csv_col "$raw.scsv" $k; done | xargs)"
+expect "point: starved: the window, its head and its tail (the drain)" "1.500 3000 8250" \
+	"$(for k in guest_window_s starve_head_total starve_tail_total; do csv_col "$raw.scsv" $k; done | xargs)"
+sed 's/ S.c=.*//' "$raw.starved" >"$raw.noseries"
+refuse "point: a starved point without the receiver's history is refused" "needs the receiver's history" \
+	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.noseries"
+sed 's/ S.c=.*/ S.c=0,500,1500/' "$raw.starved" >"$raw.short"
+refuse "point: a starved point whose history ends before the window is refused" "window is empty" \
+	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.short"
 expect "point: starved: flagged, idle 0, saturated, no CPU split, no closure" "1 0.0 1 || 0" \
 	"$(for k in starved idle_cpu gate_idle; do csv_col "$raw.scsv" $k; done | xargs) $(csv_col "$raw.scsv" recv_cpu)|$(csv_col "$raw.scsv" ksoftirqd_cpu)|$(csv_col "$raw.scsv" closure_pct) $(csv_col "$raw.scsv" closure_ok)"
 expect "point: starved: totals and loss as at any point" "12000 60.00" \

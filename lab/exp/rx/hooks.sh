@@ -17,7 +17,8 @@
 #   snapshot D -> flood ends -> drain -> snapshot B (idle)
 # A guest that cannot answer C or D within --starve seconds under the
 # flood is starved (snap in flood.sh): the flood ends there and, once the guest
-# answers again, the point keeps what A..B can say (point.awk).
+# answers again, the point keeps what A..B and the receiver's history
+# can say (point.awk).
 # Rates, CPU shares and the gates come from C..D (the host's QEMU and
 # flooder threads too), exact packet totals from A..B.  Results are
 # appended as they are measured: an interrupted run keeps every completed
@@ -81,6 +82,7 @@ measure_point()
 			"meta.generator=$GENERATOR meta.pass=$pass meta.slot=$SLOT" \
 			"meta.settle_s=$SETTLE_S meta.settle_idle=$SETTLE_IDLE meta.speed=$SPEED"
 		snap A
+		echo "meta.host_start_ns=$(date +%s%N) meta.warmup_s=$WARMUP"
 		# runs past D and is stopped there, so the window is all flood
 		without_locks flood_cmd "$rate" $((WARMUP + WINDOW + 60)) >"$raw.flood" 2>&1 &
 		FLOOD_PID=$!
@@ -98,6 +100,7 @@ measure_point()
 			log "$CUR: starved: no answer to snapshot $starved within ${STARVE_S}s under the flood"
 			echo "meta.starved=$starved"
 		fi
+		echo "meta.host_stop_ns=$(date +%s%N)"
 		# a flooder that is gone before D did not flood the whole window
 		kill -INT "$FLOOD_PID" 2>/dev/null ||
 			{ tail -3 "$raw.flood" >&2; die "$CUR: flooder failed: it exited before the window closed"; }
@@ -117,6 +120,7 @@ measure_point()
 			[ -n "$starved" ] || timer_latency "$raw"
 		fi
 		drain "$raw"
+		[ -z "$starved" ] || starved_series "$raw"
 		snap B
 	} >"$raw" || die "$CUR: cannot write $raw (disk full?)"
 	[ "$GENERATOR" != iperf3 ] || mv "$raw.flood" "${raw%.txt}.iperf3.json"
@@ -213,7 +217,7 @@ exp_progress()
 	local recv="receiver %s%% CPU" col=recv_cpu
 
 	if [ "$(last_row_col starved)" = 1 ]; then
-		last_row_printf "offered %s pps, delivered %s pps: starved (no guest task ran for ${STARVE_S}s)" \
+		last_row_printf "offered %s pps, delivered %s pps: starved (the sampler did not answer for ${STARVE_S}s)" \
 			offered_pps delivered_pps
 		return 0
 	fi

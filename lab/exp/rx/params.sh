@@ -86,8 +86,9 @@ pass over --lat-rates (probes running).
       --batch N         datagrams per sendmmsg, at most (unlimited: each) [$BATCH]
       --settle-max S    seconds to wait for a booted guest to go idle [$SETTLE_MAX]
       --starve S        seconds a snapshot under the flood may take; a
-                        guest that cannot answer is starved (no task ran)
-                        and keeps only its A..B totals        [$STARVE_S]
+                        guest that cannot answer is starved and keeps
+                        its A..B totals and the receiver's
+                        history                               [$STARVE_S]
       --series S        also sample the receiver every S seconds of a
                         window (raw/*.series; lab/soak)          [$SERIES]
       --host-sched M    how the host schedules the flooder and QEMU's

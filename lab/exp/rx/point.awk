@@ -82,7 +82,7 @@ BEGIN {
 		"probe_sent probe_lost probe_loss_pct probe_p50_us probe_p90_us probe_p99_us " \
 		"probe_p999_us probe_max_us probe_lost_bounded " \
 		"tlat_n tlat_p50_us tlat_p90_us tlat_p99_us tlat_p999_us tlat_max_us tlat_overruns " \
-		"flood_sent_total loss_pct generator resp_rx_total starved")
+		"flood_sent_total loss_pct generator resp_rx_total starved starve_head_total starve_tail_total")
 }
 
 # The clocksource of every snapshot, or fail naming the change.
@@ -223,12 +223,42 @@ function gates() {
 	r["flood_batch"] = v["flood.batch"]
 }
 
+# The delivered rate of a starved point, from the receiver's history
+# (S.*: lab/exp/rx/flood.sh starved_series): its reads from the end of the
+# warmup to 0.5 s before the flooder's stop, both mapped onto the guest's
+# clock from snapshot A (the 0.5 s keeps the drain out if the guest's
+# clock lags the host's).  What it read before (the flood's first
+# moments) and after (the drain) is kept apart in starve_head_total and
+# starve_tail_total.
+function starved_delivered(    c, n, step, k1, k2, span, w) {
+	n = split(v["S.c"], c, ",")
+	step = v["S.step_ns"]
+	span = v["meta.host_stop_ns"] - v["meta.host_start_ns"] - 0.5e9
+	if (n < 2 || step <= 0 || v["meta.warmup_s"] == "" || span <= 0) {
+		print "point.awk: a starved point needs the receiver's history and the flood's host times" > "/dev/stderr"
+		exit 1
+	}
+	k1 = int((v["meta.warmup_s"] * 1e9 + step - 1) / step)
+	k2 = int(span / step)
+	if (k2 >= n)
+		k2 = n - 1
+	if (k2 <= k1) {
+		print "point.awk: a starved point's window is empty (the receiver's history ends too early)" > "/dev/stderr"
+		exit 1
+	}
+	w = c[k2 + 1] - c[k1 + 1]
+	r["delivered_pps"] = sprintf("%.0f", w * 1e9 / ((k2 - k1) * step))
+	r["starve_head_total"] = c[k1 + 1] - c[1]
+	r["starve_tail_total"] = d("sink_packets", "A", "B") - (c[k2 + 1] - c[1])
+	r["guest_window_s"] = sprintf("%.3f", (k2 - k1) * step / 1e9)
+}
+
 # A starved point (meta.starved: the snapshot, C or D, that the guest
 # could not answer under the flood; lab/exp/rx/hooks.sh): no guest window,
 # so no CPU split, no latency and no host shares.  What is exact are the
-# A..B totals; the rates divide them by the flooder's own duration (the
-# packets the guest took in its drain after the flood count too: at most
-# a ring and a socket buffer).  The guest's CPU did not idle while the
+# A..B totals; the rates divide them by the flooder's own duration, all
+# but delivered_pps, which comes from the receiver's own history of the
+# window (starved_delivered).  The guest's CPU did not idle while the
 # sampler's request waited, runnable, so idle_cpu is 0 and it is
 # saturated; gate_host passes (the host delivered enough to starve it).
 function starved_row(    fs, cs, m, kv, i) {
@@ -242,8 +272,8 @@ function starved_row(    fs, cs, m, kv, i) {
 		d("tap_tx_dropped", "tapA", "tapB")) / fs)
 	r["sent_pps"] = v["flood.rate_pps"]
 	r["tap_drop_pps"] = sprintf("%.0f", d("tap_tx_dropped", "tapA", "tapB") / fs)
-	split("nic_rx:nic_rx_packets udp_in:udp_in rcvbuf_err:udp_rcvbuferrors delivered:sink_packets", m, " ")
-	for (i = 1; i <= 4; i++) {
+	split("nic_rx:nic_rx_packets udp_in:udp_in rcvbuf_err:udp_rcvbuferrors", m, " ")
+	for (i = 1; i <= 3; i++) {
 		split(m[i], kv, ":")
 		r[kv[1] "_pps"] = sprintf("%.0f", d(kv[2], "A", "B") / fs)
 	}
@@ -256,6 +286,7 @@ function starved_row(    fs, cs, m, kv, i) {
 	r["gate_idle"] = 1
 	r["gate_host"] = 1
 	r["window_s"] = sprintf("%.3f", fs)
+	starved_delivered()
 }
 
 END {
