@@ -9,10 +9,11 @@
  *
  * The history: a receiver that calls sinkstat_stamp() after each read
  * leaves, per 10 ms slot of CLOCK_MONOTONIC_COARSE in which it read, the
- * packet count at its last read in that slot, in a ring of 16384 slots
- * (164 s).  It answers "how many packets had the receiver read by guest
- * time t" after the fact, for a window in which nothing in the guest could
- * be asked (a starved point, lab/exp/rx/hooks.sh).  The writer only ever
+ * packet count at its last read in that slot, in a ring of 131072 slots
+ * (21 min, 2 MiB: a soak's window and the guest's recovery after it).  It
+ * answers "how many packets had the receiver read by guest time t" after
+ * the fact, for a window in which nothing in the guest could be asked (a
+ * starved point, lab/exp/rx/hooks.sh).  The writer only ever
  * writes the current slot, so slots in the past are stable until the
  * ring comes round again.
  */
@@ -29,7 +30,7 @@
 #define SINKSTAT_MAGIC	0x4b4e49534b4c4c4cULL	/* "LLLKSINK" */
 #define SINKSTAT_VERSION	2
 #define SINKSTAT_SLOT_NS	10000000ULL
-#define SINKSTAT_SLOTS		16384
+#define SINKSTAT_SLOTS		131072
 
 struct sinkstat_slot {
 	uint64_t slot;		/* slot number + 1; 0: never written */

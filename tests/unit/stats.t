@@ -103,10 +103,10 @@ expect "point: guest clock 4.00 s against the host's 4.04 s over A..B: -0.99 %" 
 # first second, 750 in the window 1..2.5 s (500 pps), 8,250 in the drain.
 series="0,500,1500,2500,3000,3250,3250,3500,3500,3750,3750,3750,12000,12000"
 {
-	sed -n 1p "$raw" | sed 's/$/ meta.starved=C meta.warmup_s=1 meta.host_start_ns=0 meta.host_stop_ns=3000000000/'
+	sed -n 1p "$raw" | sed 's/$/ meta.starved=C/'
 	grep -E '^(A|tapA|hostA|tapC|hostC|B|tapB)\.' "$raw"
 	echo "flood.sent=30000 flood.errors=0 flood.duration_ns=3000000000 flood.rate_pps=10000 flood.batch=1"
-	echo "S.from_ns=0 S.step_ns=250000000 S.c=$series"
+	echo "S.from_ns=0 S.step_ns=250000000 S.c=$series S.w0_ns=1000000000 S.w1_ns=2500000000"
 } >"$raw.starved"
 point "$raw.starved" >"$raw.scsv"
 expect "point: starved: offered, NIC rx, socket drops over the flood's 3 s; delivered in its window" "10000 8333 4333 500" \
@@ -116,7 +116,7 @@ expect "point: starved: the window, its head and its tail (the drain)" "1.500 30
 sed 's/ S.c=.*//' "$raw.starved" >"$raw.noseries"
 refuse "point: a starved point without the receiver's history is refused" "needs the receiver's history" \
 	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.noseries"
-sed 's/ S.c=.*/ S.c=0,500,1500/' "$raw.starved" >"$raw.short"
+sed 's/S.c=[0-9,]*/S.c=0,500,1500/' "$raw.starved" >"$raw.short"
 refuse "point: a starved point whose history ends before the window is refused" "window is empty" \
 	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.short"
 expect "point: starved: flagged, idle 0, saturated, no CPU split, no closure" "1 0.0 1 || 0" \

@@ -29,14 +29,19 @@ wait_guest_recovers()
 }
 
 # A starved point's receiver, read after the fact (lab/tools/sinkstat.h):
-# what udp_sink had read by each step from snapshot A to just past the
-# flood's end, in the guest's time, so that the row counts the reads of
-# the window apart from the flood's first moments and from the drain
-# (lab/exp/rx/point.awk).  The host's times between A and the flooder's
-# stop ("meta.host_*_ns" in the raw file $1) map onto the guest's from A.
+# what udp_sink had read by each step (0.25 s, or --series S if the
+# window holds two) from snapshot A to past the flood's end, in the
+# guest's time; "S.*" keys.
+# The window its delivered rate is taken over (lab/exp/rx/point.awk),
+# S.w0_ns..S.w1_ns: from the end of the warmup to 0.5 s before the
+# flooder's stop, the host's times since A ("meta.host_*_ns" in the raw
+# file $1) mapped onto the guest's clock from A (the 0.5 s keeps the
+# drain out should the guest's clock lag the host's).  The window's
+# steps also go to $1.series as "t_ns sink_packets" lines, as
+# window_sleep's samples would (the soak's stationarity).
 starved_series()
 {
-	local a_t a_n start stop span step line
+	local a_t a_n start stop span step line w0 w1
 
 	a_t=$(grep -o '\bA\.t_ns=[0-9]*' "$1" | cut -d= -f2)
 	a_n=$(grep -o '\bA\.sink_packets=[0-9]*' "$1" | cut -d= -f2)
@@ -45,12 +50,38 @@ starved_series()
 	if [ -z "$a_t" ] || [ -z "$a_n" ] || [ -z "$start" ] || [ -z "$stop" ]; then
 		die "$CUR: $1 lacks snapshot A or the flood's host times"
 	fi
+	w0=$((a_t + WARMUP * 1000000000))
+	w1=$((a_t + stop - start - 500000000))
 	span=$((stop - start + 2000000000))
 	step=250000000
+	[ "$SERIES" = 0 ] || [ $((w1 - w0)) -lt $((2 * SERIES * 1000000000)) ] ||
+		step=$((SERIES * 1000000000))
 	[ $((span / step)) -le 500 ] || step=$(((span / 500 / 10000000 + 1) * 10000000))
 	line=$(guest_req sinkseries "$a_t" $((a_t + span)) "$step" "$a_n") ||
 		die "$CUR: the receiver's history (sinkseries) failed: $(guest_fate)"
-	printf '%s\n' "$line" | cut -d' ' -f2- | sed 's/\([a-z_0-9]*\)=/S.\1=/g'
+	line="$(printf '%s\n' "$line" | cut -d' ' -f2-) w0_ns=$w0 w1_ns=$w1"
+	printf '%s\n' "$line" | sed 's/\([a-z_0-9]*\)=/S.\1=/g'
+	printf '%s\n' "$line" | tr ' ' '\n' | awk -F= '{ v[$1] = $2 }
+		END {
+			n = split(v["c"], c, ",")
+			for (k = 0; k < n; k++) {
+				t = v["from_ns"] + k * v["step_ns"]
+				if (t >= v["w0_ns"] && t <= v["w1_ns"])
+					printf "%.0f %s\n", t, c[k + 1]
+			}
+		}' >"$1.series"
+}
+
+# A starved soak keeps its flood for the whole window (the receiver's
+# history says the rest): sleep until the window would have ended.
+flood_on_starved()
+{
+	local rest
+
+	rest=$(( (FLOOD_START_NS - $(date +%s%N)) / 1000000000 + WARMUP + WINDOW ))
+	[ "$rest" -gt 0 ] || return 0
+	log "$CUR: flooding on to the window's end (${rest}s), then reading the receiver's history"
+	sleep "$rest"
 }
 
 # The host's scheduling of the guest's QEMU threads and of the flooder

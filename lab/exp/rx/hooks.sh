@@ -82,7 +82,8 @@ measure_point()
 			"meta.generator=$GENERATOR meta.pass=$pass meta.slot=$SLOT" \
 			"meta.settle_s=$SETTLE_S meta.settle_idle=$SETTLE_IDLE meta.speed=$SPEED"
 		snap A
-		echo "meta.host_start_ns=$(date +%s%N) meta.warmup_s=$WARMUP"
+		FLOOD_START_NS=$(date +%s%N)
+		echo "meta.host_start_ns=$FLOOD_START_NS meta.warmup_s=$WARMUP"
 		# runs past D and is stopped there, so the window is all flood
 		without_locks flood_cmd "$rate" $((WARMUP + WINDOW + 60)) >"$raw.flood" 2>&1 &
 		FLOOD_PID=$!
@@ -99,6 +100,7 @@ measure_point()
 		if [ -n "$starved" ]; then
 			log "$CUR: starved: no answer to snapshot $starved within ${STARVE_S}s under the flood"
 			echo "meta.starved=$starved"
+			[ "$EXP" != soak ] || flood_on_starved
 		fi
 		echo "meta.host_stop_ns=$(date +%s%N)"
 		# a flooder that is gone before D did not flood the whole window

@@ -224,25 +224,22 @@ function gates() {
 }
 
 # The delivered rate of a starved point, from the receiver's history
-# (S.*: lab/exp/rx/flood.sh starved_series): its reads from the end of the
-# warmup to 0.5 s before the flooder's stop, both mapped onto the guest's
-# clock from snapshot A (the 0.5 s keeps the drain out if the guest's
-# clock lags the host's).  What it read before (the flood's first
-# moments) and after (the drain) is kept apart in starve_head_total and
-# starve_tail_total.
-function starved_delivered(    c, n, step, k1, k2, span, w) {
+# (S.*: lab/exp/rx/flood.sh starved_series) over the window it chose,
+# S.w0_ns..S.w1_ns, rounded inwards to the history's steps.  What the
+# receiver read before (the flood's first moments) and after (the drain)
+# is kept apart in starve_head_total and starve_tail_total.
+function starved_delivered(    c, n, step, k1, k2, w) {
 	n = split(v["S.c"], c, ",")
 	step = v["S.step_ns"]
-	span = v["meta.host_stop_ns"] - v["meta.host_start_ns"] - 0.5e9
-	if (n < 2 || step <= 0 || v["meta.warmup_s"] == "" || span <= 0) {
-		print "point.awk: a starved point needs the receiver's history and the flood's host times" > "/dev/stderr"
+	if (n < 2 || step <= 0 || v["S.w0_ns"] == "" || v["S.w1_ns"] == "") {
+		print "point.awk: a starved point needs the receiver's history and its window" > "/dev/stderr"
 		exit 1
 	}
-	k1 = int((v["meta.warmup_s"] * 1e9 + step - 1) / step)
-	k2 = int(span / step)
+	k1 = int((v["S.w0_ns"] - v["S.from_ns"] + step - 1) / step)
+	k2 = int((v["S.w1_ns"] - v["S.from_ns"]) / step)
 	if (k2 >= n)
 		k2 = n - 1
-	if (k2 <= k1) {
+	if (k1 < 0 || k2 <= k1) {
 		print "point.awk: a starved point's window is empty (the receiver's history ends too early)" > "/dev/stderr"
 		exit 1
 	}
