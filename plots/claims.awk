@@ -25,6 +25,8 @@
 
 BEGIN {
 	FS = ","
+	INF = 2 ^ 1024
+	MIN_N = 5
 	if (van == "") van = "vanilla"
 	if (fix == "") fix = "ksoftirqd-fix"
 	if (napi == "") napi = "threaded-napi"
@@ -90,7 +92,10 @@ function caveat() {
 # ratio(num_v, num_k, den_v, den_k, set): the per-repetition ratio of
 # V[num_v, r, num_k] over V[den_v, r, den_k] (set "V"), or of L[...]
 # (set "L"), or over peak[den_v, r] (den_k "peak"); fills q[1..qn] and
-# returns "median [lo–hi]" with q_med, q_lo, q_hi, q_cov set.
+# returns "median [lo–hi]" with q_med, q_lo, q_hi, q_cov set.  A zero
+# denominator under a positive numerator is +∞ (the strongest livelock,
+# a receiver that got nothing, stays in the ratio); 0/0 says nothing and
+# is left out.
 function ratio(nv_, nk, dv_, dk, set,    r, a, b, n) {
 	n = 0
 	for (r = 1; r <= maxrep; r++) {
@@ -110,9 +115,9 @@ function ratio(nv_, nk, dv_, dk, set,    r, a, b, n) {
 			else
 				continue
 		}
-		if (a == "" || b == "" || b + 0 <= 0)
+		if (a == "" || b == "" || (b + 0 <= 0 && a + 0 <= 0))
 			continue
-		q[++n] = a / b
+		q[++n] = b + 0 <= 0 ? INF : a / b
 	}
 	qn = n
 	if (n == 0) {
@@ -122,14 +127,20 @@ function ratio(nv_, nk, dv_, dk, set,    r, a, b, n) {
 	q_med = median(q, n)
 	median_ci(q, n)
 	q_lo = ci_lo; q_hi = ci_hi; q_cov = ci_cov
-	return sprintf("%.2f", q_med) (n < 2 ? " (n=1, no CI)" : \
-		sprintf(" [%.2f–%.2f] (%.0f %% CI, n=%d)", q_lo, q_hi, 100 * q_cov, n))
+	return qfmt(q_med) (n < 2 ? " (n=1, no CI)" : \
+		sprintf(" [%s–%s] (%.0f %% CI, n=%d)", qfmt(q_lo), qfmt(q_hi), 100 * q_cov, n))
+}
+
+function qfmt(x) {
+	return x >= INF ? "∞" : sprintf("%.2f", x)
 }
 
 # The rule: 1 holds, 0 does not, -1 inconclusive.  dir ">=": the claim is
-# ratio >= thr; ">": ratio > thr; "<": ratio < thr.
+# ratio >= thr; ">": ratio > thr; "<": ratio < thr.  Fewer than MIN_N
+# pairs are inconclusive whatever they say (with 5 the interval of the
+# median is min–max at 94 %; with 2 it would be 50 %).
 function judge(thr, dir) {
-	if (q_med == "" || qn < 2)
+	if (q_med == "" || qn < MIN_N)
 		return -1
 	if (dir == ">=")
 		return q_lo >= thr ? 1 : q_hi < thr ? 0 : -1
@@ -225,7 +236,7 @@ function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc) {
 	if (books_close(fix)) {
 		sp = ratio(fix, "recv_cpu", fix, "ksoftirqd_cpu")
 		# receiver/(receiver + ksoftirqd) in 35–65 % <=> receiver/ksoftirqd in 0.54–1.86
-		sj = q_med != "" && qn >= 2 && q_lo >= 0.54 && q_hi <= 1.86
+		sj = q_med != "" && qn >= MIN_N && q_lo >= 0.54 && q_hi <= 1.86
 		meas = meas ", receiver/ksoftirqd " sp
 	} else {
 		sj = 0

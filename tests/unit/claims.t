@@ -117,6 +117,26 @@ expect_status "claims: starved in 2 of 5, no softirq share measured -> Mogul par
 expect_status "claims: drift between repetitions, a steady 2.5x ratio -> Dumazet reproduced (paired)" \
 	dumazet reproduced
 
+# A zero denominator is +∞, not dropped: vanilla read nothing at all in
+# three repetitions (the strongest livelock stays in the ratio); with it
+# dropped, two pairs would be left and nothing judged.
+{
+	point_header
+	rows vanilla 300000 delivered_pps=0,0,0,300,250 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=15000 recv_cpu=40 ksoftirqd_cpu=45
+} >"$TMP/points.csv"
+expect_status "claims: vanilla delivered 0 in 3 of 5 -> those ratios are +inf, Dumazet reproduced" \
+	dumazet reproduced
+check "claims: an infinite ratio is written ∞, n=5" claim_says dumazet 'delivered at the verdict rate 300,000 pps: ∞ \[50.00–∞\] (94 % CI, n=5)'
+# Fewer than 5 repetitions judge nothing, whatever they say.
+{
+	point_header
+	rows vanilla 300000 delivered_pps=2000 recv_cpu=3
+	rows ksoftirqd-fix 300000 delivered_pps=40000 recv_cpu=40 ksoftirqd_cpu=45
+} | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "rep") k = i } NR == 1 || $k != 5' >"$TMP/points.csv"
+expect_status "claims: 20x in each of 4 repetitions -> Dumazet inconclusive (n < 5)" dumazet inconclusive
+check "claims: the ratio is still shown, n=4" claim_says dumazet '20.00 \[20.00–20.00\] ([0-9]* % CI, n=4)'
+
 # Dumazet: the ratio's interval across 2, short of 2, the gates
 {
 	point_header
