@@ -25,8 +25,6 @@
 
 BEGIN {
 	FS = ","
-	INF = 2 ^ 1024
-	MIN_N = 5
 	if (van == "") van = "vanilla"
 	if (fix == "") fix = "ksoftirqd-fix"
 	if (napi == "") napi = "threaded-napi"
@@ -117,7 +115,7 @@ function ratio(nv_, nk, dv_, dk, set,    r, a, b, n) {
 		}
 		if (a == "" || b == "" || (b + 0 <= 0 && a + 0 <= 0))
 			continue
-		q[++n] = b + 0 <= 0 ? INF : a / b
+		q[++n] = b + 0 <= 0 ? inf() : a / b
 	}
 	qn = n
 	if (n == 0) {
@@ -127,20 +125,15 @@ function ratio(nv_, nk, dv_, dk, set,    r, a, b, n) {
 	q_med = median(q, n)
 	median_ci(q, n)
 	q_lo = ci_lo; q_hi = ci_hi; q_cov = ci_cov
-	return qfmt(q_med) (n < 2 ? " (n=1, no CI)" : \
-		sprintf(" [%s–%s] (%.0f %% CI, n=%d)", qfmt(q_lo), qfmt(q_hi), 100 * q_cov, n))
-}
-
-function qfmt(x) {
-	return x >= INF ? "∞" : sprintf("%.2f", x)
+	return ratio_fmt(q_med) (n < 2 ? " (n=1, no CI)" : \
+		sprintf(" [%s–%s] (%.0f %% CI, n=%d)", ratio_fmt(q_lo), ratio_fmt(q_hi), 100 * q_cov, n))
 }
 
 # The rule: 1 holds, 0 does not, -1 inconclusive.  dir ">=": the claim is
-# ratio >= thr; ">": ratio > thr; "<": ratio < thr.  Fewer than MIN_N
-# pairs are inconclusive whatever they say (with 5 the interval of the
-# median is min–max at 94 %; with 2 it would be 50 %).
+# ratio >= thr; ">": ratio > thr; "<": ratio < thr.  Fewer than
+# min_pairs() (lab/lib/stats.awk) are inconclusive whatever they say.
 function judge(thr, dir) {
-	if (q_med == "" || qn < MIN_N)
+	if (q_med == "" || qn < min_pairs())
 		return -1
 	if (dir == ">=")
 		return q_lo >= thr ? 1 : q_hi < thr ? 0 : -1
@@ -236,7 +229,7 @@ function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc) {
 	if (books_close(fix)) {
 		sp = ratio(fix, "recv_cpu", fix, "ksoftirqd_cpu")
 		# receiver/(receiver + ksoftirqd) in 35–65 % <=> receiver/ksoftirqd in 0.54–1.86
-		sj = q_med != "" && qn >= MIN_N && q_lo >= 0.54 && q_hi <= 1.86
+		sj = q_med != "" && qn >= min_pairs() && q_lo >= 0.54 && q_hi <= 1.86
 		meas = meas ", receiver/ksoftirqd " sp
 	} else {
 		sj = 0

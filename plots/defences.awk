@@ -55,27 +55,22 @@ function med(which, v,    r, a, n) {
 	return n ? median(a, n) : ""
 }
 
-# a ratio, +∞ for a kernel that delivered nothing
-function xfmt(x) {
-	return x > 1e300 ? "∞" : sprintf("%.2f", x)
-}
-
 function sentence(d,    k, r, q, n, m, s, u, uk) {
 	k = kern[d]
 	n = 0
 	for (r = 1; r <= maxrep; r++)
 		if ((d, r) in D && (k, r) in D && (D[k, r] > 0 || D[d, r] > 0))
-			q[++n] = D[k, r] > 0 ? D[d, r] / D[k, r] : 2 ^ 1024
+			q[++n] = D[k, r] > 0 ? D[d, r] / D[k, r] : inf()
 	if (vrate == "")
 		return d ": no verdict point in this run, nothing to compare at."
 	if (n == 0)
 		return d ": not measured beside " k " at the verdict rate."
 	m = median(q, n)
 	median_ci(q, n)
-	s = sprintf("%s delivers %s× %s at %s pps", d, xfmt(m), k, thou(vrate))
-	s = s (n < 2 ? " (one repetition, no CI)" : sprintf(" [%s–%s]", xfmt(ci_lo), xfmt(ci_hi)))
-	# the claims' rule (plots/claims.awk): fewer than 5 pairs judge nothing
-	s = s (n < 5 ? sprintf(", %d repetitions: not judged (5 needed)", n) : ci_lo > 1 ? ", more" : \
+	s = sprintf("%s delivers %s× %s at %s pps", d, ratio_fmt(m), k, thou(vrate))
+	s = s (n < 2 ? " (one repetition, no CI)" : sprintf(" [%s–%s]", ratio_fmt(ci_lo), ratio_fmt(ci_hi)))
+	# the claims' rule (lab/lib/stats.awk min_pairs)
+	s = s (n < min_pairs() ? sprintf(", %d repetitions: not judged (%d needed)", n, min_pairs()) : ci_lo > 1 ? ", more" : \
 	       ci_hi < 1 ? ", less" : ", not different at this confidence")
 	# the kernels chose the verdict rate; the defence's own saturation gate
 	if (med("I", d) != "" && !saturated(med("I", d)))

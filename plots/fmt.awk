@@ -39,6 +39,11 @@ function ci_range(m, lo, hi, kind, n) {
 	return n < 2 ? pct1(m) : pct1(m) " [" pct1(lo) "–" pct1(hi) "]"
 }
 
+# a ratio: two decimals, "∞" for one over a zero denominator (inf())
+function ratio_fmt(x) {
+	return x >= inf() ? "∞" : sprintf("%.2f", x)
+}
+
 # a rate_target for people: 0 is unlimited
 function target_name(t) {
 	return t == 0 ? "unlimited" : thou(t) " pps"

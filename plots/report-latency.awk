@@ -4,7 +4,7 @@
 # into S, R, P).  Variable: latency (1 if points.csv has the probes'
 # columns, see plots/plot).
 #
-#   awk -v latency=1 ... -f plots/fmt.awk -f plots/report.awk \
+#   awk -v latency=1 ... -f lab/lib/stats.awk -f plots/fmt.awk -f plots/report.awk \
 #       -f plots/report-latency.awk summary.csv rates.csv claims.tsv params.tsv
 
 # the row of rates.csv (R) of summary row i's variant at rate t

@@ -11,7 +11,8 @@
 # plots/report-latency.awk's.
 #
 #   awk -v kernel=... -v points=N -v latency=1 -v vrate=R -v lrate=L \
-#       -f plots/fmt.awk -f plots/report.awk -f plots/report-latency.awk \
+#       -f lab/lib/stats.awk -f plots/fmt.awk -f plots/report.awk \
+#       -f plots/report-latency.awk \
 #       summary.csv rates.csv claims.tsv params.tsv
 
 FNR == 1 { f++ }

@@ -8,8 +8,8 @@
 # fix=, abl= rename the two variants compared (default ksoftirqd-fix and
 # ksoftirqd-fix+trylock).
 #
-#   awk -v kernel=... -v points=N -f plots/fmt.awk -f plots/tx-report.awk \
-#       summary.csv params.tsv
+#   awk -v kernel=... -v points=N -f lab/lib/stats.awk -f plots/fmt.awk \
+#       -f plots/tx-report.awk summary.csv params.tsv
 
 BEGIN {
 	FS = ","

@@ -127,8 +127,12 @@ check "iperf3 client interrupted: exit 1, report accepted, sent 1000..2500 ($rc,
 	eval '[ "$rc" = 1 ] && in_range "${sent2:-x}" 1000 2500'
 wait_for grep -q "iperf3_tests=2 " "$T/ip3.cnt" || true
 rx=$(field iperf3_rx_packets "$(cat "$T/ip3.cnt")")
-check "iperf3-recv: after the interrupted test, total = both tests ($rx of $((sent1 + sent2)))" \
-	eval '[ -n "$sent2" ] && [ "$rx" = $((sent1 + sent2)) ]'
+# The client stops on SIGINT and tells the server over TCP, which can
+# overtake its last datagram on the veth backlog: that one is sent but
+# never counted (CI saw 2487 of 2488).  Never more than sent, never more
+# than the last two missing.
+check "iperf3-recv: after the interrupted test, total = both tests less 0..2 in flight ($rx of $((sent1 + sent2)))" \
+	eval '[ -n "$sent2" ] && in_range "${rx:-x}" $((sent1 + sent2 - 2)) $((sent1 + sent2))'
 line=$(printf 'snap x\nquit\n' | "$OUT/sampler" -c - -i lo -R iperf3 -x "$T/ip3.cnt" | head -n 1)
 check "sampler -R iperf3: sink_pid is the listening server" \
 	eval '[ "$(field sink_pid "$line")" = "$(cat "$T/ip3.pid")" ]'

@@ -201,7 +201,7 @@ mogul_want()
 		END {
 			for (r in at) { q = at[r] / peak[r]; if (lo == "" || q < lo) lo = q; if (q > hi) hi = q; m++ }
 			if (m > 5) { print "skip"; exit }
-			# fewer than 5 repetitions judge nothing (plots/claims.awk MIN_N)
+			# fewer than 5 repetitions judge nothing (lab/lib/stats.awk min_pairs)
 			if (m < 5) { print "Inconclusive"; exit }
 			# or starved in most repetitions (its sampler could not answer)
 			g = 2 * st > m ? 1 : n ? (med(s, n) > med(u, n)) : 0

@@ -20,6 +20,13 @@ snap()
 	snap_guest "$@"
 }
 
+# raw_val <raw file> <key>: the value of "<key>=N" in a point's raw file
+# (a snapshot's key is "<tag>.<name>", e.g. A.t_ns); empty if absent.
+raw_val()
+{
+	grep -o "\\b${2//./\\.}=[0-9]*" "$1" | cut -d= -f2
+}
+
 # After a starved point's flood: the guest answers again once its backlog
 # is gone, or it is lost.
 wait_guest_recovers()
@@ -43,10 +50,10 @@ starved_series()
 {
 	local a_t a_n start stop span step line w0 w1
 
-	a_t=$(grep -o '\bA\.t_ns=[0-9]*' "$1" | cut -d= -f2)
-	a_n=$(grep -o '\bA\.sink_packets=[0-9]*' "$1" | cut -d= -f2)
-	start=$(grep -o '\bmeta\.host_start_ns=[0-9]*' "$1" | cut -d= -f2)
-	stop=$(grep -o '\bmeta\.host_stop_ns=[0-9]*' "$1" | cut -d= -f2)
+	a_t=$(raw_val "$1" A.t_ns)
+	a_n=$(raw_val "$1" A.sink_packets)
+	start=$(raw_val "$1" meta.host_start_ns)
+	stop=$(raw_val "$1" meta.host_stop_ns)
 	if [ -z "$a_t" ] || [ -z "$a_n" ] || [ -z "$start" ] || [ -z "$stop" ]; then
 		die "$CUR: $1 lacks snapshot A or the flood's host times"
 	fi
@@ -103,7 +110,7 @@ drain()
 	local last=-1 now from
 
 	if [ "$GENERATOR" = iperf3 ]; then
-		from=$(grep -o '\bA\.iperf3_tests=[0-9]*' "$1" | cut -d= -f2)
+		from=$(raw_val "$1" A.iperf3_tests)
 		for _ in $(seq 100); do
 			now=$(guest_req snap drain | sed -n 's/.* iperf3_tests=\([0-9]*\).*/\1/p')
 			[ -n "$now" ] && [ -n "$from" ] && [ "$now" -gt "$from" ] && return 0
@@ -232,8 +239,8 @@ timer_latency()
 {
 	local from to
 
-	from=$(grep -o '\bC\.tlat_count=[0-9]*' "$1" | cut -d= -f2)
-	to=$(grep -o '\bD\.tlat_count=[0-9]*' "$1" | cut -d= -f2)
+	from=$(raw_val "$1" C.tlat_count)
+	to=$(raw_val "$1" D.tlat_count)
 	guest_req tlat "$from" "$to" | cut -d' ' -f4- | sed 's/\([a-z_0-9]*\)=/tlat.\1=/g' ||
 		log "$CUR: no timer-probe samples between $from and $to"
 }

@@ -83,7 +83,7 @@ measure_point()
 			"meta.settle_s=$SETTLE_S meta.settle_idle=$SETTLE_IDLE meta.speed=$SPEED"
 		snap A
 		FLOOD_START_NS=$(date +%s%N)
-		echo "meta.host_start_ns=$FLOOD_START_NS meta.warmup_s=$WARMUP"
+		echo "meta.host_start_ns=$FLOOD_START_NS"
 		# runs past D and is stopped there, so the window is all flood
 		without_locks flood_cmd "$rate" $((WARMUP + WINDOW + 60)) >"$raw.flood" 2>&1 &
 		FLOOD_PID=$!
