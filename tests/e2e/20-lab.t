@@ -344,6 +344,8 @@ check "soak: a stationarity verdict per variant, copied into the sweep and its r
 		grep -qE '^soak vanilla: (stationary|NOT stationary): ' '$SWEEP/soak.txt' && grep -q '^## Soak' '$SWEEP/report.md'"
 refuse "soak: a sweep without a verdict rate is refused" "no verdict rate|not a finished sweep" \
 	"$LAB_TOP/lab/soak" --sweep "$LAB_BUILD" -v vanilla -w 10
+refuse "soak: --speed is refused (the sweep's speed is used)" "runs at its sweep's guest speed" \
+	"$LAB_TOP/lab/soak" --sweep "$SWEEP" --speed native -v vanilla -w 10
 
 # Cleanup: no netns, no private libvirtd, no QEMU of ours.
 check "cleanup: lab netns removed" bash -c "! ip netns list | grep -qw '$LAB_NS'"

@@ -21,6 +21,8 @@ KNEE=
 GRID=
 LAT_GRID=
 STARVE_S=8
+# for the usage line: the speed is the sweep's, read in check_opts
+SPEED="the sweep's"
 # shellcheck source=lab/lib/opts.sh
 . "$LAB_TOP/lab/lib/opts.sh"
 
@@ -50,6 +52,7 @@ driver_opt()
 	--sweep) arg "$@"; SWEEP=$OPTVAL ;;
 	--series) arg "$@"; SERIES=$OPTVAL ;;
 	-n|--reps|-r|--rates) bad "option '$1': a soak boots each variant once, at the sweep's verdict rate" ;;
+	--speed) bad "option '$1': a soak runs at its sweep's guest speed (params.json)" ;;
 	*) return 1 ;;
 	esac
 }
@@ -73,6 +76,7 @@ sweep_param()
 
 check_opts()
 {
+	SPEED=native
 	check_common_opts
 	in_range "$SERIES" 1 3600 || bad "series '$SERIES' must be 1..3600 seconds"
 	[ "$SERIES" -le "$WINDOW" ] || bad "series '$SERIES' is longer than the window"
