@@ -245,8 +245,9 @@ function unjudgeable(need,    n, w, i, s) {
 	if (s != "")
 		return "not measured in this run (no " s ")"
 	if (vrate == "")
-		return "no rate at which every variant passes the overload gates (guest idle <= 5 %, " \
-		       "generator within 1 % of its target): no verdict point"
+		return "no rate at which every variant passes the overload gates (guest idle <= " \
+		       num(rule("gate.idle_pct")) " %, generator within " num(rule("gate.gen_err_pct")) \
+		       " % of its target): no verdict point"
 	return ""
 }
 
@@ -278,7 +279,7 @@ function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc, vpk, i, t, jt, 
 		ratio(fix, "delivered_pps", van, "delivered_pps")
 		if (qn == 0)
 			continue
-		jt = judge(2, ">=")
+		jt = judge(rule("claim.dumazet"), ">=")
 		ok = ok (ok == "" ? "" : ", ") thou(t)
 		if (w == "" || rank(jt) < rank(wj) || (rank(jt) == rank(wj) && q_med < wm)) {
 			w = t
@@ -295,10 +296,10 @@ function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc, vpk, i, t, jt, 
 	load_rate(w)
 	meas = fix "/" van " delivered over the overload region (" ok " pps), worst at " thou(w) \
 	       " pps: " ratio(fix, "delivered_pps", van, "delivered_pps")
-	j = judge(2, ">=")
+	j = judge(rule("claim.dumazet"), ">=")
 	k = med(fix, "ksoftirqd_cpu")
 	rc = med(fix, "recv_cpu")
-	g = k >= 10
+	g = k >= rule("mech.thread_cpu_pct")
 	nr = nk = 0
 	for (r = 1; r <= maxrep; r++)
 		if ((fix, r, "ksoftirqd_cpu") in V) {
@@ -310,19 +311,33 @@ function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc, vpk, i, t, jt, 
 	       (nk < nr ? " (in irq context in the rest)" : "")
 	if (books_close(fix)) {
 		sp = ratio(fix, "recv_cpu", fix, "ksoftirqd_cpu")
-		# receiver/(receiver + ksoftirqd) in 35–65 % <=> receiver/ksoftirqd in 0.54–1.86
-		sj = q_med != "" && qn >= min_pairs() && q_lo >= 0.54 && q_hi <= 1.86
+		# receiver/(receiver + ksoftirqd) in lo–hi % <=> receiver/ksoftirqd
+		# in lo/(100 - lo)–hi/(100 - hi)
+		sj = q_med != "" && qn >= min_pairs() && q_lo >= split_lo() && q_hi <= split_hi()
 		meas = meas ", receiver/ksoftirqd " sp
 	} else {
 		sj = 0
 		meas = meas "; the split is not measurable: the CPU books of " fix " do not close at this rate"
 	}
 	out("dumazet", status(j, g && sj), claim, pub, meas,
-	    lead(j, g && sj) "the rule is " fix "/" van " ≥ 2× with its interval entirely past 2, " \
-	    "at every rate of the overload region" \
-	    (j > 0 && !g ? "; but ksoftirqd/0 carries less than 10 % of the CPU" : "") \
-	    (j > 0 && g && !sj ? "; the receiver/ksoftirqd split is not within 35–65 % (ratio 0.54–1.86) across its interval, or not measurable" : "") \
+	    lead(j, g && sj) "the rule is " fix "/" van " ≥ " num(rule("claim.dumazet")) "× with its " \
+	    "interval entirely past " num(rule("claim.dumazet")) ", at every rate of the overload region" \
+	    (j > 0 && !g ? "; but ksoftirqd/0 carries less than " num(rule("mech.thread_cpu_pct")) " % of the CPU" : "") \
+	    (j > 0 && g && !sj ? "; the receiver/ksoftirqd split is not within " num(rule("mech.split_lo_pct")) "–" \
+	     num(rule("mech.split_hi_pct")) " % (ratio " sprintf("%.2f–%.2f", split_lo(), split_hi()) \
+	     ") across its interval, or not measurable" : "") \
 	    "." caveat())
+}
+
+# Dumazet's split gate as bounds on receiver/ksoftirqd
+function split_lo(    p) {
+	p = rule("mech.split_lo_pct")
+	return p / (100 - p)
+}
+
+function split_hi(    p) {
+	p = rule("mech.split_hi_pct")
+	return p / (100 - p)
 }
 
 # a verdict's order when looking for the worst rate: fails, inconclusive, holds
@@ -373,15 +388,15 @@ function abeni(    claim, pub, why, meas, j, g, tp, i, t, r, n, lo, ok, x) {
 			q[++n] = lo[r]
 	meas = napi " past its peak (" thou(tp) " pps), lowest delivered / its own peak over " ok \
 	       " pps: " q_stats(n)
-	j = judge(0.8, ">=")
+	j = judge(rule("claim.abeni"), ">=")
 	load_rate(vrate)
-	g = med(napi, "napi_cpu") >= 10
+	g = med(napi, "napi_cpu") >= rule("mech.thread_cpu_pct")
 	meas = meas "; " at_vr() ": napi threads " pct1(med(napi, "napi_cpu")) " % of the CPU, " \
 	       "NET_RX softirqs " thou(med(napi, "net_rx_softirq_ps")) "/s"
 	out("abeni", status(j, g), claim, pub, meas,
-	    lead(j, g) "the rule is delivered ≥ 0.8 of the variant's own peak at every gated rate past " \
-	    "the peak, interval entirely past 0.8" \
-	    (j > 0 && !g ? "; but the napi threads carry less than 10 % of the CPU" : "") ".")
+	    lead(j, g) "the rule is delivered ≥ " num(rule("claim.abeni")) " of the variant's own peak at " \
+	    "every gated rate past the peak, interval entirely past " num(rule("claim.abeni")) \
+	    (j > 0 && !g ? "; but the napi threads carry less than " num(rule("mech.thread_cpu_pct")) " % of the CPU" : "") ".")
 }
 
 # vanilla past its peak: the rates above the median peak's rate at which
@@ -433,7 +448,7 @@ function mogul(    claim, pub, why, meas, j, g, s, ns) {
 	}
 	load_rate(vrate)
 	meas = van " delivered " at_vr() " / its own peak: " ratio(van, "delivered_pps", van, "peak")
-	j = judge(0.5, "<")
+	j = judge(rule("claim.mogul"), "<")
 	# the mechanism: softirq in irq context out-runs the receiver, or the
 	# guest is starved (lab/exp/rx/point.awk: its sampler could not answer)
 	ns = nstarved(van)
@@ -450,7 +465,8 @@ function mogul(    claim, pub, why, meas, j, g, s, ns) {
 	meas = meas (s == "" ? "; past its peak the delivered rate does not rise again" : \
 		"; past its peak it rises again (> 10 %) at " s " pps")
 	out("mogul", status(j, g), claim, pub, meas,
-	    lead(j, g) "the rule is delivered < 0.5 of the variant's own peak, interval entirely below 0.5" \
+	    lead(j, g) "the rule is delivered < " num(rule("claim.mogul")) " of the variant's own peak, " \
+	    "interval entirely below " num(rule("claim.mogul")) \
 	    (j > 0 && !g ? "; but softirq in irq context does not take more CPU than the receiver" : "") ".")
 }
 
@@ -473,6 +489,19 @@ function tail_ratio(v, x,    r, b) {
 	return ratio(v, b ? "loss" : "probe_p99_us", x, b ? "loss" : "probe_p99_us", "L")
 }
 
+# the variants whose latency-pass points fail the overload gates, on
+# medians over their repetitions (the verdict rate's rule), or ""
+function lat_ungated(    i, v, w, s) {
+	split(van " " fix " " napi, w, " ")
+	for (i = 1; i <= 3; i++) {
+		v = w[i]
+		if (!gates_pass(med(v, "idle_cpu", "L"), med(v, "gen_err_pct", "L"), med(v, "gate_clock", "L"),
+		    med(v, "host_ceiling_pps", "L"), med(v, "offered_pps", "L")))
+			s = s (s == "" ? "" : ", ") v
+	}
+	return s
+}
+
 function revert(    claim, pub, why, meas, jv, jn, jt, lat, thr, st, s) {
 	claim = "Paolo Abeni, commit d15121be7485 (v6.5, May 2023), revert of \"softirq: Let ksoftirqd " \
 		"do its job\": deferring softirqs to ksoftirqd raises the latency of other softirq users " \
@@ -491,22 +520,30 @@ function revert(    claim, pub, why, meas, jv, jn, jt, lat, thr, st, s) {
 	}
 	load_rate(vrate)
 	s = tail_ratio(fix, van)
-	jv = judge(1, ">")
+	jv = judge(rule("claim.revert_latency"), ">")
 	meas = "latency pass at " thou(lrate) " pps: " fix "/" van " " tail_what " " s
 	s = tail_ratio(fix, napi)
-	jn = judge(1, ">")
+	jn = judge(rule("claim.revert_latency"), ">")
 	meas = meas ", " fix "/" napi " " tail_what " " s
 	lat = jv > 0 && jn > 0 ? 1 : jv == 0 || jn == 0 ? 0 : -1
+	# the latency pass is gated like throughput: a variant whose probe
+	# ran beside a guest not overloaded, or a flood off its target,
+	# judges nothing
+	s = lat_ungated()
+	if (s != "") {
+		lat = -1
+		meas = meas " (not judged: the latency pass fails the overload gates for " s ")"
+	}
 	s = ratio(napi, "delivered_pps", fix, "delivered_pps")
-	jt = judge(0.9, ">=")
+	jt = judge(rule("claim.revert_throughput"), ">=")
 	meas = meas "; throughput " at_vr() ": " napi "/" fix " delivered " s
 	# either half refuted refutes the revert's reason; one half shown
 	# with the other open is partly
 	st = lat == 0 || jt == 0 ? "not-reproduced" : lat > 0 && jt > 0 ? "reproduced" : \
 	     lat > 0 || jt > 0 ? "partly" : "inconclusive"
-	thr = "latency half: " fix "'s tail above both others' (ratios' intervals entirely above 1) " \
-	      (lat > 0 ? "holds" : lat == 0 ? "does not hold" : "is inconclusive") \
-	      "; throughput half: " napi " ≥ 0.9 of " fix " " (jt > 0 ? "holds" : jt == 0 ? "does not hold" : "is inconclusive")
+	thr = "latency half: " fix "'s tail above both others' (ratios' intervals entirely above " \
+	      num(rule("claim.revert_latency")) ") " (lat > 0 ? "holds" : lat == 0 ? "does not hold" : "is inconclusive") \
+	      "; throughput half: " napi " ≥ " num(rule("claim.revert_throughput")) " of " fix " " (jt > 0 ? "holds" : jt == 0 ? "does not hold" : "is inconclusive")
 	out("revert", st, claim, pub, meas,
 	    (st == "reproduced" ? "Reproduced: " : st == "partly" ? "Partly reproduced: " : \
 	     st == "inconclusive" ? "Inconclusive: " : "Not reproduced: ") thr "." \

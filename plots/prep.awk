@@ -82,14 +82,14 @@ NR == 1 {
 	# every other one
 	lp = $c["pass"] == "lat"
 	if (lp) {
-		lk = ++lcnt[v, t == 0 ? 1e12 : t]
+		lk = ++lcnt[v, t == 0 ? unlimited_rank() : t]
 		for (i = 1; i <= nm; i++)
 			if (lat[i])
-				val[v, t == 0 ? 1e12 : t, i, lk] = !(src[i] in c) || $c[src[i]] == "" ? "" : $c[src[i]] + 0
-		lat_bounded(v, t == 0 ? 1e12 : t, lk, $c["probe_lost_bounded"])
+				val[v, t == 0 ? unlimited_rank() : t, i, lk] = !(src[i] in c) || $c[src[i]] == "" ? "" : $c[src[i]] + 0
+		lat_bounded(v, t == 0 ? unlimited_rank() : t, lk, $c["probe_lost_bounded"])
 		next
 	}
-	rank = t == 0 ? 1e12 : t
+	rank = t == 0 ? unlimited_rank() : t
 	if (!(v in nr)) {
 		order[++nv] = v
 		nr[v] = 0
@@ -104,14 +104,10 @@ NR == 1 {
 	for (i = 1; i <= nm; i++)
 		if (!lat[i])
 			val[v, rank, i, k] = !(src[i] in c) || $c[src[i]] == "" ? "" : $c[src[i]] + 0
-	if (!((v, rep) in mlfrr)) {
+	if (!((v, rep) in seen_rep)) {
 		reps[v, ++nrep[v]] = rep
-		mlfrr[v, rep] = 0
+		seen_rep[v, rep] = 1
 	}
-	# MLFRR (lab/exp/rx/summarize.awk): highest offered rate with < 1 % loss
-	o = $c["offered_pps"] + 0
-	if (lossfree($c["loss_pct"]) && o > mlfrr[v, rep])
-		mlfrr[v, rep] = o
 }
 
 # median of metric i of (v, rank) over the repetitions that have it
@@ -248,7 +244,7 @@ function write_curve(    j, k, v, x0, y0, x1, y1, s, x, f) {
 # 1 if (v, rank) passes the overload gates of lab/lib/stats.awk
 # (gates_pass()), else 0
 function gates(v, rank) {
-	return rank != 1e12 && gates_pass(stat(v, rank, mi["idle"]), stat(v, rank, mi["gen_err"]),
+	return rank != unlimited_rank() && gates_pass(stat(v, rank, mi["idle"]), stat(v, rank, mi["gen_err"]),
 	       stat(v, rank, mi["gate_clock"]), stat(v, rank, mi["host_ceiling"]),
 	       stat(v, rank, mi["offered"])) ? 1 : 0
 }
@@ -266,7 +262,7 @@ function verdict(    j, k, v, rank, ok, all) {
 			all[ranks[order[j], k]] = 1
 	for (rank in all) {
 		rank += 0
-		ok = rank != 1e12
+		ok = rank != unlimited_rank()
 		for (j = 1; j <= nv; j++) {
 			v = order[j]
 			if (gating(v) && (!((v, rank) in cnt) || !gates(v, rank)))
@@ -303,7 +299,7 @@ function write_breakdown(    i, j, v, row, rank, sum, x) {
 	print row " closure rate" > (out "/overload.dat")
 	for (j = 1; j <= nv; j++) {
 		v = order[j]
-		rank = vrank ? vrank : (top[v] == 1e12 && nr[v] > 1 ? rk[v, nr[v] - 1] : top[v])
+		rank = vrank ? vrank : (top[v] == unlimited_rank() && nr[v] > 1 ? rk[v, nr[v] - 1] : top[v])
 		sum = 0
 		for (i = 1; i <= no; i++) {
 			x[i] = stat(v, rank, mi[ov[i]]) + 0

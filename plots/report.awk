@@ -127,16 +127,16 @@ function verdict_point(    i, j, v) {
 	print "## The verdict point\n"
 	if (vrate == "") {
 		print "**No verdict point.** At no offered rate was every " (ndef ? "kernel " : "") "variant's guest saturated " \
-		      "(median idle ≤ 5 % of its CPU) with the flooder on target (median within 1 % of " \
-		      "the rate asked for); see the gates at every rate below. The claims are " \
+		      "(median idle ≤ " num(rule("gate.idle_pct")) " % of its CPU) with the flooder on target " \
+		      "(median within " num(rule("gate.gen_err_pct")) " % of the rate asked for); see the gates at every rate below. The claims are " \
 		      "inconclusive.\n"
 		return
 	}
 	printf "**%s pps**%s: the highest offered rate at which every %svariant's guest was saturated " \
-	       "(median idle ≤ 5 %% of its CPU), the flooder on target (median within 1 %% of the " \
+	       "(median idle ≤ %s %% of its CPU), the flooder on target (median within %s %% of the " \
 	       "rate asked for) and the host able to deliver it: the same offered load for all, " \
 	       "chosen by the state of the guests, not by a generator setting. Every number below " \
-	       "is taken there.%s\n\n", thou(vrate),
+	       "is taken there.%s\n\n", thou(vrate), num(rule("gate.idle_pct")), num(rule("gate.gen_err_pct")),
 	       P["knee_pps"] == "" ? "" : sprintf(" (%s× the knee of %s pps)", num(vrate / P["knee_pps"]), thou(P["knee_pps"])),
 	       ndef ? "kernel " : "", ceiling_note()
 	print "| Variant | Delivered (pps) | Receiver CPU (%) | Receiver run delay (%) | " \
@@ -196,11 +196,11 @@ function mlfrr(    i) {
 	for (i = 1; i <= ns; i++)
 		printf "| %s | %s |\n", S[i, "variant"],
 			S[i, "mlfrr_lo"] == "" ? "below " thou(S[i, "mlfrr_hi"]) : \
-			S[i, "mlfrr_hi"] == "" ? "≥ " thou(S[i, "mlfrr_lo"]) " (no rate lost ≥ 1 %)" : \
+			S[i, "mlfrr_hi"] == "" ? "≥ " thou(S[i, "mlfrr_lo"]) " (no rate lost ≥ " num(rule("loss.free_pct")) " %)" : \
 			"between " thou(S[i, "mlfrr_lo"]) " and " thou(S[i, "mlfrr_hi"])
 	print ""
 	print "Mogul & Ramakrishnan's maximum loss-free receive rate, bracketed by the grid: the " \
-	      "highest rate such that it and every lower rate lost < 1 % (median over the " \
+	      "highest rate such that it and every lower rate lost < " num(rule("loss.free_pct")) " % (median over the " \
 	      "repetitions), and the first rate that did not.\n"
 }
 
@@ -217,14 +217,18 @@ function claims(    i, a) {
 	      "threshold; the ratio is taken per repetition, pairing numbers of the same repetition, " \
 	      "and the confidence interval of its median is set against the threshold. Entirely past " \
 	      "it: the claim holds, and is *reproduced* if its mechanism gates hold too (the work " \
-	      "visibly in ksoftirqd/0 or the napi threads, ≥ 10 % of the CPU; for the livelock, " \
+	      "visibly in ksoftirqd/0 or the napi threads, ≥ " num(rule("mech.thread_cpu_pct")) " % of the CPU; for the livelock, " \
 	      "softirq in irq context taking more CPU than the receiver, or the guest starved), *partly* if not. Entirely " \
-	      "short of it: *not reproduced*. Across it: *inconclusive*. Thresholds: Dumazet " \
-	      "ksoftirqd-fix/vanilla ≥ 2 (and the receiver/ksoftirqd split within 35–65 %, only " \
-	      "where the CPU books close); Abeni threaded-napi / its peak ≥ 0.8; Mogul & " \
-	      "Ramakrishnan vanilla / its peak < 0.5; the revert: ksoftirqd-fix's probe tail over " \
-	      "vanilla's and threaded-napi's > 1 (p99, or the loss when a p99 sits at the timeout) " \
-	      "and threaded-napi / ksoftirqd-fix delivered ≥ 0.9.\n"
+	      "short of it: *not reproduced*. Across it: *inconclusive*. Fewer than " \
+	      num(rule("claim.min_pairs")) " pairs judge nothing. Thresholds (lab/lib/rules.tsv): Dumazet " \
+	      "ksoftirqd-fix/vanilla ≥ " num(rule("claim.dumazet")) " at every rate of the overload " \
+	      "region, judged at the worst (and the receiver/ksoftirqd split within " \
+	      num(rule("mech.split_lo_pct")) "–" num(rule("mech.split_hi_pct")) " %, only " \
+	      "where the CPU books close); Abeni threaded-napi's lowest / its peak past the peak ≥ " \
+	      num(rule("claim.abeni")) "; Mogul & Ramakrishnan vanilla / its peak < " num(rule("claim.mogul")) \
+	      "; the revert: ksoftirqd-fix's probe tail over vanilla's and threaded-napi's > " \
+	      num(rule("claim.revert_latency")) " (p99, or the loss when a p99 sits at the timeout) " \
+	      "and threaded-napi / ksoftirqd-fix delivered ≥ " num(rule("claim.revert_throughput")) ".\n"
 }
 
 function plot(file, alt, text) {
@@ -269,8 +273,8 @@ function points_table(    i) {
 			closure_cell(R[i, "closure"]), R[i, "gates"] ? "pass" : gate_why(i),
 			thou(R[i, "tap_drop"]), thou(R[i, "nic_drop"]), thou(R[i, "rcvbuf_err"])
 	print ""
-	print "Gates: the guest saturated (median idle ≤ 5 %), the flooder on target (median " \
-	      "error within ±1 %), a fixed-speed guest at its speed (QEMU's TCG thread ran < 95 % " \
+	print "Gates: the guest saturated (median idle ≤ " num(rule("gate.idle_pct")) " %), the flooder " \
+	      "on target (median error within ±" num(rule("gate.gen_err_pct")) " %), a fixed-speed guest at its speed (QEMU's TCG thread ran < 95 % " \
 	      "of the window, so it slept to stay in step with the host's clock) and the offered " \
 	      "rate within the host's delivery ceiling (the rate QEMU's main loop would move into " \
 	      "the guest if busy all the window, at this point's cost per packet); unlimited has no " \
@@ -336,7 +340,7 @@ function defences(    i, v, j, k) {
 		lrate == "" ? "no rate" : thou(lrate) " pps"
 	print "The verdict rate is chosen by the kernel variants' gates alone; each setting " \
 	      "variant is measured there and its own gates are shown: a defence whose guest is " \
-	      "more than 5 % idle at that rate is not overloaded by it.\n"
+	      "more than " num(rule("gate.idle_pct")) " % idle at that rate is not overloaded by it.\n"
 	print "| Variant | Boots | Settings | Delivered (pps) | Receiver CPU (%) | Receiver run delay (%) | " \
 	      "µs/packet | Guest idle (%) | Generator error (%) | Probe loss (%) | Probe p99 (µs) | Timer p99 (µs) |"
 	print "|---|---|---|---|---|---|---|---|---|---|---|---|"

@@ -139,9 +139,10 @@ write_params()
 		--arg speed "$SPEED" --arg icount "$(speed_icount "$SPEED")" --arg mips "$(speed_mips "$SPEED")" \
 		--argjson reps "$REPS" --argjson warmup "$WARMUP" --argjson window "$WINDOW" \
 		--argjson payload "$PAYLOAD" --argjson debug "$DEBUG" --arg extra "$CMDLINE_EXTRA" \
-		--arg gcmd "$LAB_GUEST_CMDLINE" --argjson kernels "$kernels" --argjson exp_params "$(exp_params)" '
-		{format: 2, experiment: $exp, run: $run, lab_commit: $commit, host_model: $model,
-		 host_cpus: $cpus, host_kernel: $hkernel, accel: $accel, host_accel: $haccel,
+		--arg gcmd "$LAB_GUEST_CMDLINE" --argjson kernels "$kernels" --argjson exp_params "$(exp_params)" \
+		--arg hpin "$HOST_SIDE_CPUS" '
+		{experiment: $exp, run: $run, lab_commit: $commit, host_model: $model,
+		 host_cpus: $cpus, host_side_cpus: $hpin, host_kernel: $hkernel, accel: $accel, host_accel: $haccel,
 		 speed: $speed, icount: $icount, guest_mips: (if $mips == "" then null else ($mips | tonumber) end),
 		 libvirt_uri: $uri,
 		 reps: $reps, variant_order: "rotated by one per repetition",
@@ -170,6 +171,21 @@ initramfs_has()
 {
 	gzip -dc "$INITRD" | cpio -t 2>/dev/null | grep -qx "$1" ||
 		die "$INITRD has no $2 (older initramfs): run 'make initramfs'"
+}
+
+# The lab's own host processes (this driver, its tools, the private
+# libvirtd and what they start) stay off the vCPU's core: libvirt pins
+# the vCPU and QEMU's other threads itself (domain_xml), everything else
+# inherits this.  One host core: nothing to keep off.
+pin_host_side()
+{
+	HOST_SIDE_CPUS=$(helper_cpuset)
+	if [ "$(host_cpus)" -lt 2 ]; then
+		HOST_SIDE_CPUS=all
+		return 0
+	fi
+	taskset -pc "$HOST_SIDE_CPUS" $$ >/dev/null ||
+		die "cannot pin the lab's host processes to cores $HOST_SIDE_CPUS (taskset)"
 }
 
 # The guests of one repetition, each in a cleanup scope of its own.
@@ -206,6 +222,7 @@ driver_main()
 	take_lab_lock "kernels$([ "$DEBUG" = 1 ] && echo -debug)"
 	check_prereqs
 	install_cleanup_traps
+	pin_host_side
 	HOST_ACCEL=$(host_accel)
 	ACCEL_USED=$(speed_accel "$HOST_ACCEL")
 	RUN_ID=$EXP_RUN_PREFIX$(date -u +%Y%m%d-%H%M%S)$([ "$DEBUG" != 1 ] || echo -debug)
@@ -214,7 +231,7 @@ driver_main()
 	[ ! -e "$RUN/points.csv" ] || die "$RUN already holds results"
 	mkdir -p "$RUN/raw" "$RUN/guests"
 	write_params
-	awk -v header=1 -f "$LAB_TOP/lab/lib/snapshot.awk" \
+	awk -v header=1 -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" \
 		-f "${EXP_POINT:-$LAB_TOP/lab/exp/$EXP/point.awk}" >"$RUN/points.csv"
 	netns_create
 	[ "$(type -t exp_setup)" != function ] || exp_setup

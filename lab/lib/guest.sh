@@ -77,7 +77,14 @@ tap_create_outside()
 	[ -n "${LIBVIRT_URI:-}" ] || return 0
 	ip -n "$LAB_NS" link del "$LAB_TAP" 2>/dev/null || true
 	ip tuntap add dev "$LAB_TAP" mode tap || die "cannot create tap $LAB_TAP"
-	defer ip link del "$LAB_TAP"
+	defer tap_del_outside
+}
+
+# the outside tap, unless it was moved into the netns (which takes it along)
+tap_del_outside()
+{
+	ip link show "$LAB_TAP" >/dev/null 2>&1 || return 0
+	ip link del "$LAB_TAP"
 }
 
 tap_move_in()

@@ -12,6 +12,9 @@ LAB_RESULTS=${LAB_RESULTS:-$LAB_TOP/results}
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/livelock-lab}
 LAB_VARIANTS_FILE=${LAB_VARIANTS_FILE:-$LAB_TOP/lab/kernel/variants}
 LAB_DEFENCES_FILE=${LAB_DEFENCES_FILE:-$LAB_TOP/lab/exp/rx/defences}
+# every gate and claim threshold, for rule() of lab/lib/stats.awk
+LAB_RULES=${LAB_RULES:-$LAB_TOP/lab/lib/rules.tsv}
+export LAB_RULES
 
 LAB_PROG=${LAB_PROG:-$(basename "$0")}
 
@@ -44,6 +47,17 @@ defer_scope_push()
 	LAB_DEFER_SCOPES+=("${#LAB_DEFER[@]}")
 }
 
+# One deferred command; a failure is reported with the command and the
+# last line it wrote, and the cleanup goes on.  Deferred commands are
+# idempotent: one with nothing left to clean up succeeds.
+cleanup_run()
+{
+	local out rc=0
+
+	out=$(eval "$1" 2>&1 >/dev/null) || rc=$?
+	[ "$rc" = 0 ] || log "cleanup: '${1% }' failed (exit $rc)${out:+: $(printf '%s\n' "$out" | tail -1)}"
+}
+
 # Run the innermost scope's commands (all of them with no scope open).
 defer_scope_pop()
 {
@@ -54,7 +68,7 @@ defer_scope_pop()
 		unset 'LAB_DEFER_SCOPES[-1]'
 	fi
 	for ((i = ${#LAB_DEFER[@]} - 1; i >= base; i--)); do
-		eval "${LAB_DEFER[i]}" >/dev/null 2>&1 || true
+		cleanup_run "${LAB_DEFER[i]}"
 		unset 'LAB_DEFER[i]'
 	done
 }

@@ -82,7 +82,7 @@ boot_guest()
 	tap_create_outside
 	lab_virsh create "$GDIR/domain.xml" >/dev/null ||
 		die "$CUR: libvirt could not start the guest (domain XML: $GDIR/domain.xml)"
-	defer lab_virsh destroy "$name"
+	defer guest_destroy "$name"
 	tap_move_in
 	defer scan_console_on_exit "$GDIR" "$VARIANT"
 	wait_guest_up "$name"
@@ -97,6 +97,14 @@ scan_console_on_exit()
 {
 	grep -qF "$1/console.log" "$RUN/health.txt" 2>/dev/null && return 0
 	"$LAB_TOP/lab/guest/scan-console" "$1/console.log" "$2" >>"$RUN/health.txt"
+}
+
+# destroy a guest that is still there (stop_guest may have stopped it)
+guest_destroy()
+{
+	lab_virsh domstate "$1" >/dev/null 2>&1 || return 0
+	lab_virsh destroy "$1" >/dev/null 2>&1 ||
+		! lab_virsh domstate "$1" 2>/dev/null | grep -q running
 }
 
 stop_guest()

@@ -43,10 +43,33 @@ function median_ci(a, n,    k) {
 	ci_cov = n > 1 ? 1 - 2 * binom_cdf(n, k - 1) : 0
 }
 
+# rule(name): a value of the lab's rules table, lab/lib/rules.tsv (its
+# path in $LAB_RULES, which lab/lib/lib.sh exports), read once
+function rule(name,    f, line, x) {
+	if (!rules_read) {
+		f = ENVIRON["LAB_RULES"] != "" ? ENVIRON["LAB_RULES"] : "lab/lib/rules.tsv"
+		while ((getline line < f) > 0) {
+			if (line ~ /^#/ || line == "")
+				continue
+			split(line, x, "\t")
+			RULE[x[1]] = x[2]
+		}
+		close(f)
+		rules_read = 1
+	}
+	if (!(name in RULE)) {
+		printf "rules: no rule '%s' in %s\n", name, \
+			(ENVIRON["LAB_RULES"] != "" ? ENVIRON["LAB_RULES"] : "lab/lib/rules.tsv") > "/dev/stderr"
+		exit 2
+	}
+	return RULE[name] + 0
+}
+
 # The MLFRR criterion (Mogul & Ramakrishnan: maximum loss-free receive
-# rate): a point is loss-free when < 1 % of its flood missed the receiver.
+# rate): a point is loss-free when less than rule loss.free_pct of its
+# flood missed the receiver.
 function lossfree(loss_pct) {
-	return loss_pct != "" && loss_pct + 0 < 1
+	return loss_pct != "" && loss_pct + 0 < rule("loss.free_pct")
 }
 
 # a number without exponent or needless digits: 12, 12.5, 1016600
@@ -58,16 +81,18 @@ function num(x,    s) {
 }
 
 # The overload gates of lab/exp/rx/point.awk, over the repetitions of one
-# (variant, rate): the guest saturated (median idle <= 5 %), the
-# generator on target (median error within +-1 %; unlimited, with no
-# target, never is) and the host's two below.  Only a rate every variant
-# passes can be a verdict point (the highest such rate is the run's).
+# (variant, rate): the guest saturated (median idle <= gate.idle_pct),
+# the generator on target (median error within +-gate.gen_err_pct;
+# unlimited, with no target, never is) and the host's two below; the
+# thresholds are lab/lib/rules.tsv's.  Only a rate every variant passes
+# can be a verdict point (the highest such rate is the run's).
 function saturated(idle_median) {
-	return idle_median != "" && idle_median + 0 <= 5
+	return idle_median != "" && idle_median + 0 <= rule("gate.idle_pct")
 }
 
 function on_target(gen_err_median) {
-	return gen_err_median != "" && gen_err_median + 0 <= 1 && gen_err_median + 0 >= -1
+	return gen_err_median != "" && gen_err_median + 0 <= rule("gate.gen_err_pct") && \
+	       gen_err_median + 0 >= -rule("gate.gen_err_pct")
 }
 
 # The host's gates (lab/exp/rx/point.awk), over the same repetitions: a
@@ -116,9 +141,16 @@ function gating(v,    i, n, g) {
 # than this judge nothing (with 5 the interval of the median is min–max at
 # 94 %; with 2 it would be 50 %); a ratio over a zero denominator is +∞.
 function min_pairs() {
-	return 5
+	return rule("claim.min_pairs")
 }
 
 function inf() {
 	return 2 ^ 1024
+}
+
+# The rank of the unlimited flood (rate_target 0) when rates are sorted:
+# above every real rate.  The one sentinel of the lab (lab/exp/rx/hooks.sh
+# sorts its rates with the same value).
+function unlimited_rank() {
+	return 1e15
 }

@@ -16,7 +16,7 @@
  * excludes hard and soft irq time except ksoftirqd's, and psi_irq_us is
  * exactly that excluded time, so over a window
  *   tasks_run + psi_irq + idle + steal + iowait
- * is the window times ncpu: lab/point.awk checks it (the closure).
+ * is the window times ncpu: lab/exp/rx/point.awk checks it (the closure).
  * /proc/stat's user, system and softirq columns are tick-sampled (softirq
  * holds the ticks ksoftirqd ran): under TCG the tick lands where QEMU
  * delivers it, not at random, and those columns can be off by tens of

@@ -168,6 +168,8 @@ check "params.json records accelerator, pinning, rcvbuf, payload, kernels" \
 for k in vcpu_pin rcvbuf payload series_hash config_hash release lab_commit; do
 	check "params.json has $k" grep -q "\"$k\"" "$RUN/params.json"
 done
+check "params.json: the lab's host processes were kept off the vCPU core ($(jq -r .host_side_cpus "$RUN/params.json"))" \
+	test "$(jq -r .host_side_cpus "$RUN/params.json")" = "$([ "$(nproc)" -ge 2 ] && echo "0-$(($(nproc) - 2))" || echo all)"
 check "summary.csv has a row per variant" test "$(($(wc -l <"$RUN/summary.csv") - 1))" = 3
 check "kernel health: every console clean (no clock demotion either)" \
 	bash -c "! grep -v '^ok' '$RUN/health.txt' && test \$(grep -c '^ok' '$RUN/health.txt') = 6"

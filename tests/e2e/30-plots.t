@@ -20,7 +20,7 @@ FIGS="$OLD_FIGS latency tradeoff"
 SRC=$LAB_BUILD/test-runs/e2e
 if [ ! -s "$SRC/points.csv" ]; then
 	SRC=$LAB_TOP/tests/fixtures/run-sample
-elif [ "$(head -1 "$SRC/points.csv")" != "$(awk -v header=1 -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk")" ]; then
+elif [ "$(head -1 "$SRC/points.csv")" != "$(awk -v header=1 -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk")" ]; then
 	echo "${SRC#"$LAB_TOP"/} is of an older format (rerun tests/e2e/20-lab.t): using the fixture"
 	SRC=$LAB_TOP/tests/fixtures/run-sample
 fi
@@ -342,7 +342,7 @@ copy_run "$TMP/bad-empty-csv"
 : >"$TMP/bad-empty-csv/points.csv"
 bad_case empty-csv "is empty"
 copy_run "$TMP/bad-params"
-echo '{"format": 1, "run": ' >"$TMP/bad-params/params.json"
+echo '{"experiment": "rx", "run": ' >"$TMP/bad-params/params.json"
 bad_case params "params.json is not valid JSON"
 refuse "refused: nonexistent directory" "no such results directory" "$PLOT" "$TMP/nonexistent"
 check "nothing created for: nonexistent directory" test ! -e "$TMP/nonexistent"

@@ -23,6 +23,7 @@ check "lab/tx --help names the known variants" \
 	bash -c "'$TX' --help | grep -q 'Known variants:.*$ABL'"
 refuse "lab/tx refuses an unknown variant" "unknown variant 'nope'" "$TX" -v nope
 refuse "lab/tx refuses 1 vCPU" "vcpus '1' must be 2..8" "$TX" -c 1
+refuse "lab/tx refuses a fixed speed (one TCG thread for every vCPU)" "needs its vCPUs running at once" "$TX" --speed icount:4
 refuse "lab/tx refuses 9 vCPUs" "vcpus '9' must be 2..8" "$TX" -c 9
 refuse "lab/tx refuses 0 threads" "threads '0' must be 1..16" "$TX" -t 0
 refuse "lab/tx refuses an option without its value" "option '-t' needs a value" "$TX" -t

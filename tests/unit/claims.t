@@ -228,7 +228,7 @@ lat_rows()
 
 	for r in 1 2 3 4 5; do
 		point_row variant="$v" rep="$r" pass=lat rate_target=300000 probe_p99_us="$p99" \
-			probe_sent=400 probe_loss_pct="$loss" probe_lost_bounded="$lb"
+			probe_sent=400 probe_loss_pct="$loss" probe_lost_bounded="$lb" gate_clock=1 idle_cpu="${IDLE:-0}"
 	done
 }
 {
@@ -241,6 +241,16 @@ LRATE=300000
 expect_status "revert: fix's p99 3x vanilla's and 6x threaded-napi's, napi delivers 2x fix -> reproduced" \
 	revert reproduced
 check "revert: the verdict names both halves" claim_says revert 'latency half.*holds; throughput half.*holds'
+{
+	base | tail -n +2 | cat <(point_header) -
+	IDLE=20 lat_rows vanilla 20000 0.2 none
+	lat_rows ksoftirqd-fix 60000 0.5 none
+	lat_rows threaded-napi 10000 0.1 none
+} >"$TMP/points.csv"
+expect_status "revert: the same, vanilla's guest 20 % idle in the latency pass -> partly (latency half not judged)" \
+	revert partly
+check "revert: ... and names the variant the latency gates fail for" \
+	claim_says revert 'not judged: the latency pass fails the overload gates for vanilla'
 {
 	base | tail -n +2 | cat <(point_header) -
 	lat_rows vanilla 1000000 5 p99+p999+max
@@ -276,9 +286,9 @@ check "revert: ... the latency half does not hold, the throughput half does" \
 {
 	base | tail -n +2 | cat <(point_header) -
 	lat_rows vanilla 20000 0 none
-	point_row variant=ksoftirqd-fix rep=1 pass=lat rate_target=300000 probe_p99_us=10000 probe_sent=400
+	point_row variant=ksoftirqd-fix rep=1 pass=lat rate_target=300000 probe_p99_us=10000 probe_sent=400 gate_clock=1
 	for r in 2 3 4 5; do
-		point_row variant=ksoftirqd-fix rep=$r pass=lat rate_target=300000 probe_p99_us=60000 probe_sent=400
+		point_row variant=ksoftirqd-fix rep=$r pass=lat rate_target=300000 probe_p99_us=60000 probe_sent=400 gate_clock=1
 	done
 	lat_rows threaded-napi 10000 0 none
 } >"$TMP/points.csv"
@@ -341,5 +351,33 @@ check "dumazet: the mode of each repetition there" \
 check "dumazet: a mixed mode at the worst rate is counted, not hidden in a median" \
 	claim_says dumazet 'worst at 500,000 pps: 15.00.*NET_RX work in ksoftirqd/0 in 2 of 5'
 expect_status "dumazet: ... 15x there, ksoftirqd/0 at 5 % in the median -> partly" dumazet partly
+
+# One threshold is one line of lab/lib/rules.tsv: the verdict and the
+# words follow it, in the claims and in a real run's report.
+rules_with()	# rules_with <name> <value>: a copy of the table with one line changed
+{
+	awk -F'\t' -v OFS='\t' -v k="$1" -v x="$2" '$1 == k { $2 = x } 1' "$LAB_TOP/lab/lib/rules.tsv" >"$TMP/rules.tsv"
+	[ "$(diff "$LAB_TOP/lab/lib/rules.tsv" "$TMP/rules.tsv" | grep -c '^[<>]')" = 2 ]
+}
+base >"$TMP/points.csv"
+check "rules: a copy of the table with claim.dumazet 25 differs in one line" rules_with claim.dumazet 25
+LAB_RULES=$TMP/rules.tsv expect_status "rules: fix 20x vanilla against a threshold of 25 -> Dumazet not reproduced" \
+	dumazet not-reproduced
+LAB_RULES=$TMP/rules.tsv check "rules: ... and the verdict quotes 25" claim_says dumazet 'vanilla ≥ 25× with its interval entirely past 25' '≥ 2×'
+check "rules: the table's own threshold still gives reproduced" eval '[ "$(status dumazet)" = reproduced ]'
+rules_with claim.mogul 0.02
+rm -rf "$TMP/run" && cp -r "$LAB_TOP/tests/fixtures/run-sample" "$TMP/run"
+LAB_RULES=$TMP/rules.tsv "$LAB_TOP/plots/plot" "$TMP/run" >>"$T_LOG" 2>&1
+check "rules: claim.mogul 0.02 -> the recorded run's report says Mogul not reproduced (0.03 of its peak)" \
+	grep -q '| \*\*Not reproduced:\*\* the rule is delivered < 0.02 of the variant' "$TMP/run/report.md"
+check "rules: ... and its threshold list says < 0.02" grep -q 'vanilla / its peak < 0.02;' "$TMP/run/report.md"
+rules_with gate.idle_pct 3
+echo 'BEGIN { exit !(saturated(3) && !saturated(3.1)) }' >"$TMP/sat.awk"
+LAB_RULES=$TMP/rules.tsv check "rules: gate.idle_pct 3 -> a guest 3.1 % idle is no longer saturated" \
+	awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$TMP/sat.awk"
+check "rules: ... while the table's 5 % still counts it saturated" \
+	bash -c "! awk -f '$LAB_TOP/lab/lib/stats.awk' -f '$TMP/sat.awk'"
+LAB_RULES=$TMP/missing check "rules: a missing table is one clear error" \
+	bash -c "! awk -f '$LAB_TOP/lab/lib/stats.awk' -f '$TMP/sat.awk' 2>'$TMP/err' && grep -q \"no rule 'gate.idle_pct'\" '$TMP/err'"
 
 [ "$T_FAILED" = 0 ]

@@ -92,12 +92,16 @@ meta_columns()
 {
 	awk -F'\t' '/^column / { sub(/^column /, "", $1); print $1 }' "lab/exp/$1/meta" | paste -sd,
 }
-for e in rx tx; do
+# every experiment is a directory of lab/exp/; those with a point.awk
+# of their own have columns
+EXPS=$(for d in lab/exp/*/; do basename "$d"; done)
+for e in $EXPS; do
+	[ -f "lab/exp/$e/point.awk" ] || continue
 	check "lab/exp/$e/meta lists every points.csv column, in order" test \
 		"$(meta_columns "$e")" = \
-		"$(awk -v header=1 -f lab/lib/snapshot.awk -f "lab/exp/$e/point.awk")"
+		"$(awk -v header=1 -f lab/lib/stats.awk -f lab/lib/snapshot.awk -f "lab/exp/$e/point.awk")"
 done
-for e in rx tx soak; do
+for e in $EXPS; do
 	prog=$(awk '/^entry / { print $2 }' "lab/exp/$e/meta")
 	help=$("$prog" --help 2>&1)
 	check "lab/exp/$e/meta: every parameter's option is in $prog --help" bash -c '

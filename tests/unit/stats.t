@@ -57,8 +57,8 @@ tapB.tap_tx_packets=25000 tapB.tap_tx_dropped=5000
 RAW
 point()
 {
-	awk -v header=1 -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk"
-	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$1"
+	awk -v header=1 -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk"
+	awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$1"
 }
 point "$raw" >"$raw.csv"
 expect "point: offered = tap accepted + tap dropped over the window" 10050 "$(csv_col "$raw.csv" offered_pps)"
@@ -115,17 +115,17 @@ expect "point: starved: the window, its head and its tail (the drain)" "1.500 30
 	"$(for k in guest_window_s starve_head_total starve_tail_total; do csv_col "$raw.scsv" $k; done | xargs)"
 sed 's/ S.c=.*//' "$raw.starved" >"$raw.noseries"
 refuse "point: a starved point without the receiver's history is refused" "needs the receiver's history" \
-	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.noseries"
+	awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.noseries"
 sed 's/S.c=[0-9,]*/S.c=0,500,1500/' "$raw.starved" >"$raw.short"
 refuse "point: a starved point whose history ends before the window is refused" "window is empty" \
-	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.short"
+	awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.short"
 expect "point: starved: flagged, idle 0, saturated, no CPU split, no closure" "1 0.0 1 || 0" \
 	"$(for k in starved idle_cpu gate_idle; do csv_col "$raw.scsv" $k; done | xargs) $(csv_col "$raw.scsv" recv_cpu)|$(csv_col "$raw.scsv" ksoftirqd_cpu)|$(csv_col "$raw.scsv" closure_pct) $(csv_col "$raw.scsv" closure_ok)"
 expect "point: starved: totals and loss as at any point" "12000 60.00" \
 	"$(csv_col "$raw.scsv" delivered_total) $(csv_col "$raw.scsv" loss_pct)"
 grep -v '^B\.' "$raw.starved" >"$raw.nob"
 refuse "point: a starved point without its snapshot B is refused" "needs the flooder's duration and snapshots A and B" \
-	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.nob"
+	awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.nob"
 expect "point: pass, slot and settling recorded" "tput 2 2.0 97.0" \
 	"$(for k in pass slot settle_s settle_idle; do csv_col "$raw.csv" $k; done | xargs)"
 expect "point: no latency columns in the throughput pass" "" "$(csv_col "$raw.csv" probe_sent)"
@@ -144,9 +144,9 @@ expect "point: without PSI the books are not closed (empty, not ok)" ",0" \
 sed 's/D.clocksource=tsc/D.clocksource=hpet/' "$raw" >"$raw.cs"
 refuse "point: a clocksource change during the point fails it, naming both" \
 	"clocksource changed during the point \(tsc at A, hpet at D\)" \
-	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.cs"
+	awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw.cs"
 refuse "point: a raw file without a window is refused" "missing or empty window" \
-	awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" /dev/null
+	awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" /dev/null
 
 # summarize: the verdict rate is the highest rate every variant passes
 # the gates at; the MLFRR is a bracket of medians of the loss.
@@ -155,7 +155,7 @@ row()
 	point_row host_ceiling_pps=10000000 gate_clock=1 "$@"
 }
 {
-	awk -v header=1 -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk"
+	awk -v header=1 -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk"
 	for rep in 1 2 3; do
 		for v in a b; do
 			# 30k: both idle; 100k: both saturated; 300k: b saturated but

@@ -63,7 +63,7 @@ rates_in_order()
 
 	[ $(($1 % 2)) = 1 ] || dir=-r
 	# shellcheck disable=SC2086
-	printf '%s\n' $RATES | awk '{ print ($1 == 0 ? 1e15 : $1), $1 }' |
+	printf '%s\n' $RATES | awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/exp/rx/rank.awk" |
 		sort -g $dir | cut -d' ' -f2
 }
 
@@ -128,7 +128,7 @@ measure_point()
 	[ "$GENERATOR" != iperf3 ] || mv "$raw.flood" "${raw%.txt}.iperf3.json"
 	rm -f "$raw.flood" "$raw.result" "$raw.probe"
 	[ ! -s "$raw.series" ] || mv "$raw.series" "${raw%.txt}.series"
-	row=$(awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw") ||
+	row=$(awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" "$raw") ||
 		die "$CUR: could not compute the point from $raw"
 	append_row "$row"
 	defer_scope_pop

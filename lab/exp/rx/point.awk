@@ -42,8 +42,9 @@
 #
 # Gates (the system under test's state, not the generator's setting):
 # gen_err_pct is the rate offered at the tap against the target (empty
-# for unlimited), gate_gen 1 within +-1 %; gate_idle 1 when the guest was
-# at most 5 % idle; gate_clock 1 when a fixed-speed guest kept its speed
+# for unlimited), gate_gen 1 within +-gate.gen_err_pct; gate_idle 1 when
+# the guest was at most gate.idle_pct idle (on_target() and saturated()
+# of lab/lib/stats.awk, thresholds in lab/lib/rules.tsv); gate_clock 1 when a fixed-speed guest kept its speed
 # (clock_gate(), below); gate_host 1 when the
 # offered rate is within the host's delivery ceiling (host_ceiling_pps,
 # below); qemu_*_pct and flood_*_pct are the host threads'
@@ -199,12 +200,12 @@ function totals() {
 function gen_gate(    t) {
 	t = v["meta.rate"] + 0
 	r["gen_err_pct"] = t > 0 ? sprintf("%.2f", 100 * (r["offered_pps"] / t - 1)) : ""
-	r["gate_gen"] = t > 0 && abs(r["offered_pps"] / t - 1) <= 0.01 ? 1 : 0
+	r["gate_gen"] = t > 0 && on_target(r["gen_err_pct"]) ? 1 : 0
 }
 
 function gates() {
 	gen_gate()
-	r["gate_idle"] = r["idle_cpu"] + 0 <= 5 ? 1 : 0
+	r["gate_idle"] = saturated(r["idle_cpu"]) ? 1 : 0
 	split("qemu_main qemu_vcpu qemu_other flood", h, " ")
 	for (i = 1; i <= 4; i++) {
 		r[h[i] "_run_pct"] = hshare(h[i] "_run_ns")

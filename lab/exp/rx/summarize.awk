@@ -74,10 +74,10 @@ END {
 		exit 1
 	# rates ascending; unlimited (0) above every paced rate
 	for (i = 1; i <= nrates; i++)
-		rk[i] = rates[i] == 0 ? 1e15 : rates[i]
+		rk[i] = rates[i] == 0 ? unlimited_rank() : rates[i]
 	sort_num(rk, nrates)
 	for (i = 1; i <= nrates; i++)
-		rs[i] = rk[i] == 1e15 ? 0 : rk[i]
+		rs[i] = rk[i] == unlimited_rank() ? 0 : rk[i]
 	vr = ""
 	for (i = 1; i <= nrates; i++) {
 		t = rs[i]

@@ -92,7 +92,7 @@ measure()
 		die "$CUR: the senders stopped before the window closed (slow guest? raise TX_SLACK in lab/tx)"
 	wait_drained
 	snap B >>"$raw"
-	row=$(awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/tx/point.awk" "$raw") ||
+	row=$(awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/tx/point.awk" "$raw") ||
 		die "$CUR: could not compute the row from $raw"
 	append_row "$row"
 }

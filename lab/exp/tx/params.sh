@@ -58,6 +58,11 @@ driver_opt()
 check_opts()
 {
 	check_common_opts
+	# -icount runs every vCPU on one QEMU thread, one at a time, which
+	# libvirt cannot pin ("cpu affinity is not supported"): the qdisc
+	# lock would see no CPU running beside it
+	[ "$SPEED" = native ] ||
+		bad "speed '$SPEED': the TX experiment needs its vCPUs running at once; -icount runs them one at a time on one thread (use --speed native)"
 	in_range "$THREADS" 1 16 || bad "threads '$THREADS' must be 1..16"
 	in_range "$BATCH" 1 1024 || bad "batch '$BATCH' must be 1..1024 datagrams"
 	# 8: CONFIG_NR_CPUS of lab/kernel/guest.config; one vCPU has no
