@@ -68,9 +68,6 @@ NR == 1 {
 		is_rate[t] = 1
 		rl[++nrl] = t
 	}
-	# vanilla's curve past its peak, for the Mogul claim
-	if (v == van)
-		dv[r, t] = d
 }
 
 # V[v, r, column] := the throughput points at rate t (empty: none)
@@ -87,11 +84,13 @@ function load_rate(t,    v, r, f, k) {
 			}
 }
 
-# v passes every overload gate at the rate loaded (load_rate()), on the
-# medians over its repetitions: the verdict rate's rule (lab/lib/stats.awk)
-function passes_gates(v) {
-	return med(v, "delivered_pps") != "" && gates_pass(med(v, "idle_cpu"), med(v, "gen_err_pct"),
-		med(v, "gate_clock"), med(v, "host_ceiling_pps"), med(v, "offered_pps"))
+# v passes every overload gate at the rate loaded (load_rate()), or in
+# the latency pass (set "L"), on the medians over its repetitions: the
+# verdict rate's rule (lab/lib/stats.awk)
+function passes_gates(v, set) {
+	return med(v, "delivered_pps", set) != "" && gates_pass(med(v, "idle_cpu", set),
+		med(v, "gen_err_pct", set), med(v, "gate_clock", set), med(v, "host_ceiling_pps", set),
+		med(v, "offered_pps", set))
 }
 
 # the median over the repetitions of the rate at which v peaked
@@ -253,11 +252,11 @@ function unjudgeable(need,    n, w, i, s) {
 
 # Dumazet's claim holds over the overload region: every rate past
 # vanilla's peak at which both kernels pass the overload gates.  Each
-# such rate with min_pairs() pairs is judged by the rule; the claim is
-# judged at the worst of them (a failing rate before an inconclusive one,
+# such rate with a pair is judged by the rule (fewer than min_pairs()
+# pairs: inconclusive); the claim is judged at the worst of them (a failing rate before an inconclusive one,
 # then the lowest median ratio), with the mode of each repetition there:
 # where the NET_RX work ran, ksoftirqd/0 or irq context.
-function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc, vpk, i, t, jt, w, wj, wm, ws, nr, nk, r, ok) {
+function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc, vpk, i, t, jt, w, wj, wm, nr, nk, r, ok) {
 	claim = "Eric Dumazet, commit 4cd13c21b207 \"softirq: Let ksoftirqd do its job\" (v4.9): " \
 		"deferring softirqs to ksoftirqd/0 under load rescues a flooded UDP receiver"
 	pub = "without the fix the receiver got ~2,000 pps under flood; with it ~900,000 pps, " \
@@ -401,25 +400,21 @@ function abeni(    claim, pub, why, meas, j, g, tp, i, t, r, n, lo, ok, x) {
 
 # vanilla past its peak: the rates above the median peak's rate at which
 # the median delivered rate is higher than at the rate before
-function rises(    r, t, n, ts, i, a, m, prev, s, k) {
-	n = 0
-	for (k in dv) {
-		split(k, ts, SUBSEP)
-		if (!(ts[2] in seen_t)) {
-			seen_t[ts[2]] = 1
-			tl[++n] = ts[2] + 0
-		}
-	}
-	sort_num(tl, n)
+function rises(    r, t, n, tl, i, a, m, prev, s) {
+	for (i = 1; i <= nrl; i++)
+		tl[i] = rl[i]
+	sort_num(tl, nrl)
 	prev = ""
 	s = ""
-	for (i = 1; i <= n; i++) {
+	for (i = 1; i <= nrl; i++) {
 		t = tl[i]
 		m = 0
 		delete a
 		for (r = 1; r <= maxrep; r++)
-			if ((r, t) in dv)
-				a[++m] = dv[r, t]
+			if ((van, r, t) in D)
+				a[++m] = D[van, r, t]
+		if (!m)
+			continue
 		m = median(a, m)
 		if (prev != "" && t > vpeak_t && m > prev * 1.1 && t != 0)
 			s = s (s == "" ? "" : ", ") thou(t)
@@ -495,8 +490,7 @@ function lat_ungated(    i, v, w, s) {
 	split(van " " fix " " napi, w, " ")
 	for (i = 1; i <= 3; i++) {
 		v = w[i]
-		if (!gates_pass(med(v, "idle_cpu", "L"), med(v, "gen_err_pct", "L"), med(v, "gate_clock", "L"),
-		    med(v, "host_ceiling_pps", "L"), med(v, "offered_pps", "L")))
+		if (!passes_gates(v, "L"))
 			s = s (s == "" ? "" : ", ") v
 	}
 	return s

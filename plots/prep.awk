@@ -81,15 +81,15 @@ NR == 1 {
 	# the latency pass gives the latency metrics, the throughput pass
 	# every other one
 	lp = $c["pass"] == "lat"
+	rank = t == 0 ? unlimited_rank() : t
 	if (lp) {
-		lk = ++lcnt[v, t == 0 ? unlimited_rank() : t]
+		lk = ++lcnt[v, rank]
 		for (i = 1; i <= nm; i++)
 			if (lat[i])
-				val[v, t == 0 ? unlimited_rank() : t, i, lk] = !(src[i] in c) || $c[src[i]] == "" ? "" : $c[src[i]] + 0
-		lat_bounded(v, t == 0 ? unlimited_rank() : t, lk, $c["probe_lost_bounded"])
+				val[v, rank, i, lk] = !(src[i] in c) || $c[src[i]] == "" ? "" : $c[src[i]] + 0
+		lat_bounded(v, rank, lk, $c["probe_lost_bounded"])
 		next
 	}
-	rank = t == 0 ? unlimited_rank() : t
 	if (!(v in nr)) {
 		order[++nv] = v
 		nr[v] = 0

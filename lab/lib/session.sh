@@ -116,7 +116,7 @@ stop_guest()
 		lab_virsh domstate "$name" >/dev/null 2>&1 || break
 		sleep 0.2
 	done
-	lab_virsh destroy "$name" >/dev/null 2>&1 || true
+	guest_destroy "$name" || true
 	"$LAB_TOP/lab/guest/scan-console" "$GDIR/console.log" "$VARIANT" >>"$RUN/health.txt" ||
 		HEALTH_FAILED=1
 }

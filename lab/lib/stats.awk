@@ -46,8 +46,8 @@ function median_ci(a, n,    k) {
 # rule(name): a value of the lab's rules table, lab/lib/rules.tsv (its
 # path in $LAB_RULES, which lab/lib/lib.sh exports), read once
 function rule(name,    f, line, x) {
+	f = ENVIRON["LAB_RULES"] != "" ? ENVIRON["LAB_RULES"] : "lab/lib/rules.tsv"
 	if (!rules_read) {
-		f = ENVIRON["LAB_RULES"] != "" ? ENVIRON["LAB_RULES"] : "lab/lib/rules.tsv"
 		while ((getline line < f) > 0) {
 			if (line ~ /^#/ || line == "")
 				continue
@@ -58,8 +58,7 @@ function rule(name,    f, line, x) {
 		rules_read = 1
 	}
 	if (!(name in RULE)) {
-		printf "rules: no rule '%s' in %s\n", name, \
-			(ENVIRON["LAB_RULES"] != "" ? ENVIRON["LAB_RULES"] : "lab/lib/rules.tsv") > "/dev/stderr"
+		printf "rules: no rule '%s' in %s\n", name, f > "/dev/stderr"
 		exit 2
 	}
 	return RULE[name] + 0
