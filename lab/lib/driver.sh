@@ -176,11 +176,13 @@ initramfs_has()
 # The lab's own host processes (this driver, its tools, the private
 # libvirtd and what they start) stay off the vCPU's core: libvirt pins
 # the vCPU and QEMU's other threads itself (domain_xml), everything else
-# inherits this.  One host core: nothing to keep off.
+# inherits this.  Nothing to keep off when every core has a vCPU (one
+# host core, or lab/tx's vCPU i on core i mod cores): pinned to a vCPU's
+# core, the driver would wait on it and miss the guest's deadlines.
 pin_host_side()
 {
 	HOST_SIDE_CPUS=$(helper_cpuset)
-	if [ "$(host_cpus)" -lt 2 ]; then
+	if [ "$(host_cpus)" -lt 2 ] || [ "${EXP_VCPUS:-1}" -ge "$(host_cpus)" ]; then
 		HOST_SIDE_CPUS=all
 		return 0
 	fi

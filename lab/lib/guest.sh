@@ -306,7 +306,7 @@ speed_accel()
 
 host_cpus()
 {
-	nproc
+	echo "$LAB_HOST_CPUS"
 }
 
 # vCPU on the last host core; emulator threads and the flooder on the rest.

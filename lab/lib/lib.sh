@@ -15,6 +15,10 @@ LAB_DEFENCES_FILE=${LAB_DEFENCES_FILE:-$LAB_TOP/lab/exp/rx/defences}
 # every gate and claim threshold, for rule() of lab/lib/stats.awk
 LAB_RULES=${LAB_RULES:-$LAB_TOP/lab/lib/rules.tsv}
 export LAB_RULES
+# The cores the lab may use, counted once: after pin_host_side (driver.sh)
+# nproc counts only the helper cores, and the vCPU's core would be lost.
+LAB_HOST_CPUS=${LAB_HOST_CPUS:-$(nproc)}
+export LAB_HOST_CPUS
 
 LAB_PROG=${LAB_PROG:-$(basename "$0")}
 

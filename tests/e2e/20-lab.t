@@ -170,6 +170,10 @@ for k in vcpu_pin rcvbuf payload series_hash config_hash release lab_commit; do
 done
 check "params.json: the lab's host processes were kept off the vCPU core ($(jq -r .host_side_cpus "$RUN/params.json"))" \
 	test "$(jq -r .host_side_cpus "$RUN/params.json")" = "$([ "$(nproc)" -ge 2 ] && echo "0-$(($(nproc) - 2))" || echo all)"
+check "params.json: host_cpus counts every core, not the helper cores the driver pinned itself to" \
+	test "$(jq -r .host_cpus "$RUN/params.json")" = "$(nproc)"
+check "the vCPU sits on the last host core, apart from the helpers" \
+	grep -q "<vcpupin vcpu='0' cpuset='$(($(nproc) - 1))'/>" "$RUN/guests/vanilla-r1/domain.xml"
 check "summary.csv has a row per variant" test "$(($(wc -l <"$RUN/summary.csv") - 1))" = 3
 check "kernel health: every console clean (no clock demotion either)" \
 	bash -c "! grep -v '^ok' '$RUN/health.txt' && test \$(grep -c '^ok' '$RUN/health.txt') = 6"

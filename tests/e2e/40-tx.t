@@ -190,7 +190,7 @@ consistent_rows()
 		if (!($c["qdisc_pps"] > 0 && $c["sent_pps"] > 0)) bad("zero rate")
 		if (!($c["net_tx_softirq_ps"] > 0)) bad("no NET_TX softirqs")
 		if ($c["vcpus"] != 2 || $c["threads"] != 4) bad("vcpus/threads")
-	} END { exit b }' "$csv" >>"$T_LOG"
+	} END { if (NR < 2) { print "no rows"; b = 1 } exit b }' "$csv" >>"$T_LOG"
 }
 check "every row: qdisc packets + drops <= sent (>= 99 %), nic tx <= qdisc, host rx <= nic tx, NET_TX > 0" \
 	consistent_rows
@@ -235,6 +235,8 @@ boot_cpus()
 }
 check "$ABL boots with 2 CPUs" boot_cpus "$ABL"
 
+check "params.json: with a vCPU on every core, the host side is not pinned" \
+	test "$(jq -r .host_side_cpus "$RUN/params.json")" = all
 for k in '"experiment": "tx"' '"vcpus": 2' '"threads": 4' '"payload": 18' '"accel": "'; do
 	check "params.json has $k" grep -qF "$k" "$RUN/params.json"
 done
