@@ -89,17 +89,27 @@ function ci_note_paren(cov, n) {
 	return n < 2 ? "no CI (n=" n ")" : sprintf("%.0f %% CI (n=%d)", 100 * cov, n)
 }
 
+# how the boots were ordered (params.json variant_order, order_balanced)
+function variant_order() {
+	if (P["variant_order"] != "williams")
+		return "variant order rotated per repetition"
+	if (P["order_balanced"] == "true")
+		return "variant order from a Williams design, balanced"
+	return "variant order from a Williams design, not balanced: " P["reps"] \
+	       " repetitions are not whole designs"
+}
+
 function header(    vl) {
 	vl = variant_list()
 	printf "# Receive livelock lab: run %s (%s, %s)\n\n", P["run"], kernel,
 		accel_tag()
 	printf "%s guests (%s) under %s, 1 vCPU, on %s (%s CPUs, host kernel %s); " \
 	       "%d points: throughput pass at %s pps, %s, × %s repetitions " \
-	       "(variant order rotated per repetition, rate order alternating).\n\n",
+	       "(%s, rate order alternating).\n\n",
 		kernel, vl, accel_name(P["accel"]), P["host_model"], P["host_cpus"],
 		P["host_kernel"], points, P["rates"],
 		P["lat_rates"] == "" ? "no latency pass" : "latency pass at " P["lat_rates"] " pps",
-		P["reps"]
+		P["reps"], variant_order()
 	if (P["generator"] == "iperf3")
 		printf "Generator and receiver: %s, its UDP client in the lab netns and " \
 		       "its server in the guest (`lab/run -g iperf3`), not the lab's " \
@@ -274,8 +284,10 @@ function points_table(    i) {
 			thou(R[i, "tap_drop"]), thou(R[i, "nic_drop"]), thou(R[i, "rcvbuf_err"])
 	print ""
 	print "Gates: the guest saturated (median idle ≤ " num(rule("gate.idle_pct")) " %), the flooder " \
-	      "on target (median error within ±" num(rule("gate.gen_err_pct")) " %), a fixed-speed guest at its speed (QEMU's TCG thread ran < 95 % " \
-	      "of the window, so it slept to stay in step with the host's clock) and the offered " \
+	      "on target (median error within ±" num(rule("gate.gen_err_pct")) " %), the guest at its speed (at a fixed speed QEMU's TCG thread ran < 95 % " \
+	      "of the window, so it slept to stay in step with the host's clock; at native speed its vCPU " \
+	      "thread was blocked, neither running, runnable nor halted in an idle guest, at most " \
+	      num(rule("gate.vcpu_blocked_pct")) " % of the window) and the offered " \
 	      "rate within the host's delivery ceiling (the rate QEMU's main loop would move into " \
 	      "the guest if busy all the window, at this point's cost per packet); unlimited has no " \
 	      "target and is a stress point, never a verdict point. Where a gate fails, the QEMU " \
@@ -290,12 +302,12 @@ function points_table(    i) {
 function gate_why(i,    s) {
 	if (R[i, "rate_target"] + 0 == 0)
 		return "stress point"
-	if (R[i, "idle"] + 0 > 5)
+	if (!saturated(R[i, "idle"]))
 		s = "idle"
-	if (R[i, "gen_err"] + 0 > 1 || R[i, "gen_err"] + 0 < -1)
+	if (!on_target(R[i, "gen_err"]))
 		s = s (s == "" ? "" : ", ") "generator"
 	if (!clock_kept(R[i, "gate_clock"]))
-		s = s (s == "" ? "" : ", ") "guest behind its fixed speed"
+		s = s (s == "" ? "" : ", ") "guest short of its speed"
 	if (!host_delivers(R[i, "host_ceiling"], R[i, "offered"]))
 		s = s (s == "" ? "" : ", ") "host ceiling " thou(R[i, "host_ceiling"]) " pps"
 	return "fails: " s
@@ -351,7 +363,7 @@ function defences(    i, v, j, k) {
 		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", v,
 			K[v, "kernel"] == "" ? v : K[v, "kernel"], K[v, "settings"] == "" ? "–" : "`" K[v, "settings"] "`",
 			mcell(j, "delivered", "pps"), mcell(j, "recv_cpu", "pct"), mcell(j, "recv_wait", "pct"),
-			mcell(j, "recv_us_per_pkt", "us"), mcell(j, "idle", "pct") (j && R[j, "idle"] > 5 ? " ○" : ""),
+			mcell(j, "recv_us_per_pkt", "us"), mcell(j, "idle", "pct") (j && R[j, "idle"] != "" && !saturated(R[j, "idle"]) ? " ○" : ""),
 			j ? num(R[j, "gen_err"]) : "–", k ? loss_cell(k) : "–", k ? lat_cell(k, "probe_p99") : "–",
 			k ? lat_cell(k, "tlat_p99") : "–"
 	}

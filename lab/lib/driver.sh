@@ -4,7 +4,7 @@
 # its entry points).  It owns the sequence:
 #   options -> root -> locks -> prerequisites -> results directory ->
 #   params.json -> points.csv header -> netns -> libvirtd ->
-#   repetitions x variants (order rotated per repetition; one boot each,
+#   repetitions x variants (order from a Williams design; one boot each,
 #   its cleanups in a scope of their own) -> summary -> plots
 # and calls the experiment's hooks, defined by lab/exp/<exp>/hooks.sh
 # (after lab/exp/<exp>/params.sh, the options):
@@ -124,6 +124,17 @@ kernel_json()
 }
 
 # params.json: what every experiment records, and the experiment's own.
+# true when the repetitions are whole Williams designs of the variants
+order_balanced()
+{
+	# shellcheck disable=SC2086
+	if [ $((REPS % $(williams_len "$(echo $VARIANTS | wc -w)"))) = 0 ]; then
+		echo true
+	else
+		echo false
+	fi
+}
+
 write_params()
 {
 	local v kernels
@@ -140,12 +151,12 @@ write_params()
 		--argjson reps "$REPS" --argjson warmup "$WARMUP" --argjson window "$WINDOW" \
 		--argjson payload "$PAYLOAD" --argjson debug "$DEBUG" --arg extra "$CMDLINE_EXTRA" \
 		--arg gcmd "$LAB_GUEST_CMDLINE" --argjson kernels "$kernels" --argjson exp_params "$(exp_params)" \
-		--arg hpin "$HOST_SIDE_CPUS" '
+		--arg hpin "$HOST_SIDE_CPUS" --argjson balanced "$(order_balanced)" '
 		{experiment: $exp, run: $run, lab_commit: $commit, host_model: $model,
 		 host_cpus: $cpus, host_side_cpus: $hpin, host_kernel: $hkernel, accel: $accel, host_accel: $haccel,
 		 speed: $speed, icount: $icount, guest_mips: (if $mips == "" then null else ($mips | tonumber) end),
 		 libvirt_uri: $uri,
-		 reps: $reps, variant_order: "rotated by one per repetition",
+		 reps: $reps, variant_order: "williams", order_balanced: $balanced,
 		 warmup_s: $warmup, window_s: $window, payload: $payload,
 		 debug: $debug, cmdline_extra: $extra, guest_cmdline: $gcmd}
 		+ $exp_params + {kernels: $kernels}' >"$RUN/params.json" ||
@@ -196,7 +207,7 @@ run_repetition()
 	local order
 
 	# shellcheck disable=SC2086
-	order=$(rotate $((REP - 1)) $VARIANTS)
+	order=$(williams $((REP - 1)) $VARIANTS)
 	SLOT=0
 	for VARIANT in $order; do
 		SLOT=$((SLOT + 1))

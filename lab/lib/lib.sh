@@ -244,18 +244,60 @@ without_locks()
 	"$@"
 }
 
-# rotate <k> <item...>: the items rotated left by k (k mod their number):
-# rotate 1 a b c -> "b c a".  Repetition r of a run boots its variants in
-# the order rotate r-1: each variant takes each position equally often.
-rotate()
+# williams_len <n>: repetitions in one Williams design of n variants: n
+# for an even n or one variant, 2n (the design and its mirror) for an odd
+# n > 1.
+williams_len()
 {
-	local k=$1
+	if [ $(($1 % 2)) = 1 ] && [ "$1" -gt 1 ]; then
+		echo $((2 * $1))
+	else
+		echo "$1"
+	fi
+}
+
+# balanced_reps <at least> <item...>: the smallest whole number of
+# Williams designs that gives at least that many repetitions
+balanced_reps()
+{
+	local min=$1 len
 
 	shift
-	[ $# -gt 0 ] || return 0
-	k=$((k % $#))
-	set -- "${@:k+1}" "${@:1:k}"
-	echo "$*"
+	len=$(williams_len $#)
+	echo $(((min + len - 1) / len * len))
+}
+
+# williams <r> <item...>: the order of repetition r (from 0) in a Williams
+# design: over williams_len repetitions each item takes each position
+# equally often and follows each other item equally often, so neither a
+# slot nor a predecessor favours a variant.  Row i is 0, 1, n-1, 2, n-2,
+# ... plus i (mod n); for an odd n rows n..2n-1 are rows 0..n-1 reversed.
+# williams 0 a b c -> "a b c", 1 -> "b c a", 3 -> "c b a".
+williams()
+{
+	local r=$1 n i j k design_row=()
+
+	shift
+	n=$#
+	[ "$n" -gt 0 ] || return 0
+	r=$((r % $(williams_len "$n")))
+	i=$((r % n))
+	for ((j = 0; j < n; j++)); do
+		if [ "$j" = 0 ]; then
+			k=0
+		elif [ $((j % 2)) = 1 ]; then
+			k=$(((j + 1) / 2))
+		else
+			k=$((n - j / 2))
+		fi
+		k=$(((k + i) % n + 1))
+		if [ "$r" -ge "$n" ]; then
+			design_row=("${!k}" "${design_row[@]}")
+		else
+			design_row+=("${!k}")
+		fi
+	done
+	echo "${design_row[*]}"
 }
 
 # gated_variants <results dir>: the variants whose gates choose the

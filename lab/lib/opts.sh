@@ -95,6 +95,22 @@ parse_opts()
 	check_opts
 }
 
+# Whole Williams designs, at least MIN_REPS, when that costs at most one
+# more repetition (6 for 3 variants); else MIN_REPS, and the report says
+# the order is not balanced (--defences all: 11 variants would need 22).
+default_reps()
+{
+	local r
+
+	# shellcheck disable=SC2086
+	r=$(balanced_reps "$MIN_REPS" $VARIANTS)
+	if [ "$r" -le $((MIN_REPS + 1)) ]; then
+		echo "$r"
+	else
+		echo "$MIN_REPS"
+	fi
+}
+
 check_common_opts()
 {
 	# shellcheck disable=SC2086
@@ -103,6 +119,7 @@ check_common_opts()
 	else
 		check_variants $VARIANTS
 	fi
+	[ -n "$REPS" ] || REPS=$(default_reps)
 	in_range "$REPS" 1 100 || bad "repetitions '$REPS' must be 1..100"
 	in_range "$WARMUP" 0 600 || bad "warm-up '$WARMUP' must be 0..600 seconds"
 	in_range "$WINDOW" 1 3600 || bad "window '$WINDOW' must be 1..3600 seconds"

@@ -140,7 +140,68 @@ check "the locks are free once the holder is gone" \
 	flock -n "$LAB_BUILD/locks/run.lock" flock -n "$LAB_BUILD/locks/kernels.lock" true
 check "nothing created by the locked-out run" nothing_created
 
-# The variant order of repetition r is rotate r-1: each variant takes each
-# position once per as many repetitions as there are variants.
-check "rotate: 0, 1, 2 and 4 places" \
-	test "$(rotate 0 a b c)/$(rotate 1 a b c)/$(rotate 2 a b c)/$(rotate 4 a b c)/$(rotate 3)" = "a b c/b c a/c a b/b c a/"
+# The variant order of repetition r is williams r-1.  A design is balanced
+# when, over its repetitions, each variant takes each position equally
+# often and follows each other variant equally often.
+# balanced <order command> <n>: the design of n items that command gives
+balanced()
+{
+	local cmd=$1 n=$2 len r j items=() row
+
+	for ((j = 0; j < n; j++)); do
+		items+=("v$j")
+	done
+	len=$(williams_len "$n")
+	for ((r = 0; r < len; r++)); do
+		row=$("$cmd" "$r" "${items[@]}")
+		echo "$row"
+	done | awk -v n="$n" -v len="$len" '
+		{ if (NF != n) bad = 1
+		  for (j = 1; j <= NF; j++) { pos[$j, j]++; seen[$j]++ }
+		  for (j = 2; j <= NF; j++) after[$(j - 1), $j]++ }
+		END {
+			for (a in seen) {
+				if (seen[a] != len) bad = 1
+				for (j = 1; j <= n; j++)
+					if (pos[a, j] != len / n) bad = 1
+				for (b in seen)
+					if (a != b && after[a, b] != len / n) bad = 1
+			}
+			exit bad || length(seen) != n
+		}'
+}
+for n in 1 2 3 4 5 6; do
+	check "williams: $n variants, $(williams_len "$n") repetitions: positions and predecessors balanced" \
+		balanced williams "$n"
+done
+# the order the lab used before: rotated left by r
+rotation()
+{
+	local k=$1
+
+	shift
+	k=$((k % $#))
+	set -- "${@:k+1}" "${@:1:k}"
+	echo "$*"
+}
+rotation_refused()
+{
+	! balanced rotation 3
+}
+check "the check fails a cyclic rotation of 3 variants (each always after the same one)" \
+	rotation_refused
+check "williams: the first orders of 3 variants, and the mirror" \
+	test "$(williams 0 a b c)/$(williams 1 a b c)/$(williams 3 a b c)/$(williams 6 a b c)/$(williams 0)" = "a b c/b c a/c b a/a b c/"
+check "balanced_reps: at least 5, whole designs, for 1..4 variants" \
+	test "$(balanced_reps 5 a) $(balanced_reps 5 a b) $(balanced_reps 5 a b c) $(balanced_reps 5 a b c d)" = "5 6 6 8"
+# default_reps of lab/lib/opts.sh, in a subshell of its own
+default_reps_of()
+{
+	(
+		# shellcheck source=lab/lib/opts.sh
+		. "$LAB_TOP/lab/lib/opts.sh"
+		MIN_REPS=5 VARIANTS=$1 default_reps
+	)
+}
+check "default repetitions: 6 for 3 variants (one design), 5 for 11 (22 would be one design)" \
+	test "$(default_reps_of "a b c")/$(default_reps_of "a b c d e f g h i j k")" = "6/5"

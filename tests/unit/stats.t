@@ -94,6 +94,13 @@ sed 's/meta.slot=2/meta.slot=2 meta.speed=icount:4/; s/hostC.qemu_main_run_ns=0/
 sed 's/hostD.qemu_vcpu_run_ns=1960000000/hostD.qemu_vcpu_run_ns=1000000000/' "$raw.slow" >"$raw.fast"
 expect "point: icount guest, TCG thread ran 98 % (no slack): gate_clock 0; 50 %: 1; native: 1" "0 1 1" \
 	"$(point "$raw.slow" | csv_col /dev/stdin gate_clock) $(point "$raw.fast" | csv_col /dev/stdin gate_clock) $(csv_col "$raw.csv" gate_clock)"
+# native speed: the vCPU thread ran 80 % and waited 5 % of the 2 s window
+# while the guest idled 10 %: blocked 5 %, at the gate; ran 70 %: 15 %
+sed 's/hostC.qemu_main_run_ns=0/& hostC.qemu_vcpu_run_ns=0 hostC.qemu_vcpu_wait_ns=0/;
+     s/hostD.qemu_main_run_ns=1000000000/& hostD.qemu_vcpu_run_ns=1600000000 hostD.qemu_vcpu_wait_ns=100000000/' "$raw" >"$raw.nat"
+sed 's/hostD.qemu_vcpu_run_ns=1600000000/hostD.qemu_vcpu_run_ns=1400000000/' "$raw.nat" >"$raw.blocked"
+expect "point: native vCPU blocked 5 %: gate_clock 1; blocked 15 %: 0; icount: no blocked share" "5.0 1 15.0 0 |" \
+	"$(point "$raw.nat" | csv_col /dev/stdin qemu_vcpu_blocked_pct) $(point "$raw.nat" | csv_col /dev/stdin gate_clock) $(point "$raw.blocked" | csv_col /dev/stdin qemu_vcpu_blocked_pct) $(point "$raw.blocked" | csv_col /dev/stdin gate_clock) |$(point "$raw.fast" | csv_col /dev/stdin qemu_vcpu_blocked_pct)"
 sed 's/tapA.tap_tx_packets=0/tapA.t_ns=0 &/; s/tapB.tap_tx_packets=25000/tapB.t_ns=4040000000 &/' "$raw" >"$raw.clk"
 expect "point: guest clock 4.00 s against the host's 4.04 s over A..B: -0.99 %" "-0.99" \
 	"$(point "$raw.clk" | csv_col /dev/stdin clock_err_pct)"

@@ -23,7 +23,9 @@ LAT_GRID=${LAT_GRID:-"2"}
 NATIVE_RATES="30000 60000 100000 150000 200000 300000 500000"
 NATIVE_LAT_RATES=300000
 KNEE_ICOUNT4=8000
-REPS=${REPS:-5}
+# repetitions: default_reps (lab/lib/opts.sh), 6 for 3 variants
+REPS=${REPS:-}
+MIN_REPS=5
 WARMUP=${WARMUP:-1}
 WINDOW=${WINDOW:-2}
 PAYLOAD=${PAYLOAD:-18}
@@ -58,7 +60,7 @@ summary.csv, raw samples, guest consoles).  Per boot: settle, then a
 throughput pass over --rates (no latency probes running), then a latency
 pass over --lat-rates (probes running).
 
-  -v, --variants "A B"  variants, order rotated per repetition: kernel
+  -v, --variants "A B"  variants, order from a Williams design: kernel
                         or setting variants              [$VARIANTS]
       --defences all    add every setting variant (lab/exp/rx/defences):
                         the livelock defences of 6.12  [${DEFENCES:-none}]
@@ -71,7 +73,9 @@ pass over --lat-rates (probes running).
                         [$KNEE_ICOUNT4 at icount:4, x2 per step faster]
       --grid "X..."     throughput rates as multiples of the knee [$GRID]
       --lat-grid "X..." latency-pass rates, multiples of the knee [$LAT_GRID]
-  -n, --reps N          repetitions (one boot per variant each)  [$REPS]
+  -n, --reps N          repetitions (one boot per variant each; variant
+                        order from a Williams design)  [whole designs,
+                        >= $MIN_REPS, if that costs one more: 6 for 3 variants]
   -W, --warmup S        seconds of flood before the window       [$WARMUP]
   -w, --window S        measured seconds per point               [$WINDOW]
   -s, --payload B       UDP payload bytes, 1..1472               [$PAYLOAD]

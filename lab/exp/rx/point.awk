@@ -76,7 +76,7 @@ BEGIN {
 		"recv_wait_pct recv_us_per_pkt recv_utime_pct recv_stime_pct recv_nvcsw_ps " \
 		"recv_nivcsw_ps ksoftirqd_wait_pct ksoftirqd_wakeups_ps napi_wait_pct " \
 		"gen_err_pct gate_gen gate_idle clock_err_pct gate_clock host_ceiling_pps gate_host qemu_main_run_pct qemu_main_wait_pct " \
-		"qemu_vcpu_run_pct qemu_vcpu_wait_pct qemu_other_run_pct qemu_other_wait_pct " \
+		"qemu_vcpu_run_pct qemu_vcpu_wait_pct qemu_vcpu_blocked_pct qemu_other_run_pct qemu_other_wait_pct " \
 		"flood_run_pct flood_wait_pct flood_batch settle_s settle_idle " \
 		"sent_total tap_tx_total tap_drop_total nic_rx_total nic_drop_total " \
 		"udp_in_total rcvbuf_err_total delivered_total window_s guest_window_s " \
@@ -154,17 +154,31 @@ function attribution(    tick, tasks, irq, hard, idle, steal, sum, named, i) {
 # The guest's clock against the host's over A..B, both ends taken with the
 # pipeline idle; each end carries its snapshot's latency (tens of ms under
 # icount), so clock_err_pct is only a coarse check.  gate_clock: the
-# guest kept its instruction rate.  At a fixed speed QEMU's TCG thread
-# sleeps whenever the guest runs ahead of the host's clock, so it kept up
-# when that thread ran less than 95 % of the host window (meta.speed;
-# a native-speed guest has no rate to keep)
-function clock_gate(    hab) {
+# guest kept its speed, i.e. the host gave its vCPU the time it needed.
+# At a fixed speed QEMU's TCG thread sleeps whenever the guest runs ahead
+# of the host's clock, so it kept up when that thread ran less than 95 %
+# of the host window (meta.speed).  Its off-CPU time is then that sleep
+# and any wait for QEMU's lock together, which schedstat cannot tell
+# apart: a wait long enough to matter leaves no slack, and fails this.
+# At native speed the vCPU thread is off the CPU only while the guest
+# idles or while it is blocked: qemu_vcpu_blocked_pct is the window less
+# its run, its runnable wait and the guest's idle share, and the guest
+# kept its speed when that is at most gate.vcpu_blocked_pct.
+function clock_gate(    hab, b) {
 	hab = d("t_ns", "tapA", "tapB")
 	r["clock_err_pct"] = hab > 0 ? sprintf("%.2f", 100 * (d("t_ns", "A", "B") / hab - 1)) : ""
-	if (v["meta.speed"] == "" || v["meta.speed"] == "native" || r["starved"])
+	r["qemu_vcpu_blocked_pct"] = ""
+	if (r["starved"]) {
 		r["gate_clock"] = 1
-	else
+	} else if (v["meta.speed"] != "" && v["meta.speed"] != "native") {
 		r["gate_clock"] = r["qemu_vcpu_run_pct"] + 0 < 95 ? 1 : 0
+	} else if (v["hostD.qemu_vcpu_run_ns"] == "" || r["idle_cpu"] == "") {
+		r["gate_clock"] = 1
+	} else {
+		b = 100 - r["qemu_vcpu_run_pct"] - r["qemu_vcpu_wait_pct"] - r["idle_cpu"]
+		r["qemu_vcpu_blocked_pct"] = sprintf("%.1f", b < 0 ? 0 : b)
+		r["gate_clock"] = r["qemu_vcpu_blocked_pct"] + 0 <= rule("gate.vcpu_blocked_pct") ? 1 : 0
+	}
 }
 
 # which point this is

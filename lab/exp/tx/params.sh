@@ -6,7 +6,9 @@
 # the defaults, so "make tx REPS=..." works too.
 
 VARIANTS=${VARIANTS:-"vanilla vanilla+trylock ksoftirqd-fix ksoftirqd-fix+trylock"}
-REPS=${REPS:-5}
+# repetitions: default_reps (lab/lib/opts.sh), 6 for 3 variants
+REPS=${REPS:-}
+MIN_REPS=5
 WARMUP=${WARMUP:-3}
 WINDOW=${WINDOW:-10}
 THREADS=${THREADS:-4}
@@ -31,7 +33,9 @@ results/tx-<timestamp>/ (points.csv, summary.csv, params.json, raw
 samples, guest consoles, report.md and tx.png/svg).
 
   -v, --variants "A B"  variants, interleaved per repetition   [$VARIANTS]
-  -n, --reps N          repetitions (one boot per variant each)  [$REPS]
+  -n, --reps N          repetitions (one boot per variant each; variant
+                        order from a Williams design)  [whole designs,
+                        >= $MIN_REPS, if that costs one more: 6 for 3 variants]
   -W, --warmup S        seconds of sending before the window     [$WARMUP]
   -w, --window S        measured seconds per boot                [$WINDOW]
   -t, --threads N       sender threads in the guest, 1..16       [$THREADS]
