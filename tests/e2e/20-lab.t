@@ -26,7 +26,7 @@ check "make initramfs" make -s -C "$LAB_TOP" initramfs
 LO=16000
 HI=48000
 check "lab/run: 3 variants x 2 reps x (2 rates + 1 latency point), short windows, icount:4" \
-	"$LAB_TOP/lab/run" -v "vanilla ksoftirqd-fix threaded-napi" -r "$LO $HI" \
+	env LAT_SEED=6 "$LAB_TOP/lab/run" -v "vanilla ksoftirqd-fix threaded-napi" -r "$LO $HI" \
 	--lat-rates "$LO" -n 2 -W 1 -w 3 --cmdline schedstats=enable -o "$RUN"
 csv=$RUN/points.csv
 
@@ -163,6 +163,26 @@ tput_order()
 }
 check "the rate order alternates: ascending in rep 1, descending in rep 2" \
 	test "$(tput_order 1)/$(tput_order 2)" = "$LO $HI /$HI $LO "
+# The latency pass sits where lat_position (lab/exp/rx/hooks.sh) draws it:
+# with seed 6 first, second or last depending on the boot.
+eval "$(sed -n '/^lat_position()/,/^}/p' "$LAB_TOP/lab/exp/rx/hooks.sh")"
+lat_places()
+{
+	local v r want got
+
+	for v in vanilla ksoftirqd-fix threaded-napi; do
+		for r in 1 2; do
+			want=$(LAT_SEED=6 VARIANT=$v REP=$r lat_position 2)
+			got=$(awk -F, -v v="$v" -v r="$r" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				$c["variant"] == v && $c["rep"] == r { p[$c["pos"]] = $c["pass"] }
+				END { for (i = 1; i <= 3; i++) if (p[i] == "lat") print i - 1 }' "$csv")
+			echo "$v rep $r: latency pass at $got, drawn $want" >>"$T_LOG"
+			[ "$got" = "$want" ] || return 1
+		done
+	done
+}
+check "the latency pass sits where lat_position draws it in every boot (first, middle and last all occur)" lat_places
+check "params.json records the latency placement seed" test "$(jq -r .lat_seed "$RUN/params.json")" = 6
 check "params.json records accelerator, pinning, rcvbuf, payload, kernels" \
 	grep -q '"accel": "\(kvm\|tcg\)"' "$RUN/params.json"
 for k in vcpu_pin rcvbuf payload series_hash config_hash release lab_commit; do

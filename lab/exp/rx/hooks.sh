@@ -8,10 +8,13 @@
 # passes:
 #   throughput  every rate, ascending in odd repetitions and descending in
 #               even ones, with no latency probe running (the guest's
-#               timer probe not started, no request/response probe):
+#               timer probe stopped, no request/response probe):
 #               nothing but the flood and the receiver in the window
 #   latency     the --lat-rates, with both latency probes running (the
-#               timer probe, cyclictest, from the pass's opening)
+#               timer probe, cyclictest, from the pass's opening to its
+#               end), inserted before the throughput point lat_position
+#               draws for the boot, so that no place in a boot (first,
+#               after the heaviest flood, last) is the latency pass's own
 # Per point:
 #   snapshot A (idle) -> flood starts -> warm-up -> snapshot C -> window ->
 #   snapshot D -> flood ends -> drain -> snapshot B (idle)
@@ -68,6 +71,18 @@ rates_in_order()
 }
 
 
+# lat_position <n>: where the latency pass goes in this boot, 0..n (before
+# throughput point k + 1; n: after the last), drawn from the run's
+# LAT_SEED (params.json lat_seed) with the variant and the repetition, so
+# a run is replayed with the same places
+lat_position()
+{
+	local h
+
+	h=$(printf '%s %s %s' "$LAT_SEED" "$VARIANT" "$REP" | cksum | cut -d' ' -f1)
+	echo $((h % ($1 + 1)))
+}
+
 # measure_point <pass> <rate>: one point of the throughput (tput) or the
 # latency (lat) pass
 # shellcheck disable=SC2094 # drain reads what the group wrote before it
@@ -79,7 +94,7 @@ measure_point()
 	defer stop_point_tools
 	{
 		echo "meta.run=$RUN_ID meta.variant=$VARIANT meta.rep=$REP meta.rate=$rate" \
-			"meta.generator=$GENERATOR meta.pass=$pass meta.slot=$SLOT" \
+			"meta.generator=$GENERATOR meta.pass=$pass meta.slot=$SLOT meta.pos=$POS" \
 			"meta.settle_s=$SETTLE_S meta.settle_idle=$SETTLE_IDLE meta.speed=$SPEED"
 		snap A
 		FLOOD_START_NS=$(date +%s%N)
@@ -165,11 +180,13 @@ rx_params()
 		--arg hpin "$(helper_cpuset)" --argjson rcvbuf "$RCVBUF" --arg mode "$MODE" \
 		--argjson work "$WORK" --arg gen "$GENERATOR" \
 		--arg iperf3 "$([ "$GENERATOR" != iperf3 ] || iperf3 --version | head -1)" \
-		--argjson prate "$PROBE_RATE" --argjson ptimeout "$PROBE_TIMEOUT" --argjson series "$SERIES" '
+		--argjson prate "$PROBE_RATE" --argjson ptimeout "$PROBE_TIMEOUT" --argjson series "$SERIES" \
+		--argjson lseed "$LAT_SEED" '
 		{rates: $rates, lat_rates: $lat,
 		 knee_pps: (if $knee == "" then null else ($knee | tonumber) end),
 		 grid: $grid, lat_grid: $lgrid, starve_s: $starve,
 		 rate_order: "ascending in odd repetitions, descending in even",
+		 lat_position: "drawn per boot (lat_position of lab/exp/rx/hooks.sh)", lat_seed: $lseed,
 		 settle_max_s: $settle, settle_idle_pct: 90,
 		 vcpu_pin: $vpin, helper_pin: $hpin,
 		 flood_burst_us: $burst, flood_batch: $batch, host_sched: $hs,
@@ -195,21 +212,43 @@ exp_boot_args()
 	echo "lab_rcvbuf=$RCVBUF lab_mode=$([ "$GENERATOR" = iperf3 ] && echo iperf3 || echo "$MODE") lab_work=$WORK"
 }
 
+# one point of the boot (POS: its place in the boot, from 1)
+boot_point()
+{
+	POS=$((POS + 1))
+	CUR="$VARIANT rep $REP $1 rate $2"
+	measure_point "$1" "$2"
+	point_done
+}
+
+latency_pass()
+{
+	local rate
+
+	[ -n "$LAT_RATES" ] || return 0
+	timer_probe_start
+	for rate in $LAT_RATES; do
+		boot_point lat "$rate"
+	done
+	timer_probe_stop
+}
+
 exp_guest()
 {
-	local pass rate
+	local rate order k=0 at
 
 	apply_qemu_sched
 	settle_guest
-	for pass in tput lat; do
-		[ "$pass" != lat ] || [ -z "$LAT_RATES" ] || timer_probe_start
-		# shellcheck disable=SC2086 # the latency rates: words
-		for rate in $([ $pass = tput ] && rates_in_order "$REP" || echo $LAT_RATES); do
-			CUR="$VARIANT rep $REP $pass rate $rate"
-			measure_point "$pass" "$rate"
-			point_done
-		done
+	POS=0
+	order=$(rates_in_order "$REP")
+	# shellcheck disable=SC2086 # the rates: words
+	at=$(lat_position "$(echo $order | wc -w)")
+	for rate in $order; do
+		[ "$k" != "$at" ] || latency_pass
+		boot_point tput "$rate"
+		k=$((k + 1))
 	done
+	[ "$k" != "$at" ] || latency_pass
 }
 
 # one line per point; the receiver's CPU share only where the books close

@@ -44,6 +44,8 @@ HOST_SCHED=${HOST_SCHED:-auto}
 SERIES=${SERIES:-0}
 BATCH=${BATCH:-32}
 SETTLE_MAX=${SETTLE_MAX:-30}
+# the latency pass's place in each boot (lat_position, lab/exp/rx/hooks.sh)
+LAT_SEED=${LAT_SEED:-$((RANDOM * 32768 + RANDOM))}
 STARVE_S=${STARVE_S:-8}
 # a fixed-speed guest: the flood overloads it, not the host (lab/lib/guest.sh)
 SPEED=${SPEED:-icount:4}

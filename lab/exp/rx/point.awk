@@ -66,7 +66,7 @@ function hshare(k) { return sprintf("%.1f", 100 * d(k, "hostC", "hostD") / (win 
 function abs(x) { return x < 0 ? -x : x }
 
 BEGIN {
-	columns("run variant rep pass slot rate_target offered_pps sent_pps tap_drop_pps " \
+	columns("run variant rep pass slot pos rate_target offered_pps sent_pps tap_drop_pps " \
 		"nic_rx_pps nic_drop_pps udp_in_pps rcvbuf_err_pps delivered_pps " \
 		"cpu_user cpu_system cpu_irq cpu_softirq cpu_idle cpu_steal " \
 		"recv_cpu ksoftirqd_cpu napi_cpu napi_threads net_rx_softirq_ps " \
@@ -187,6 +187,7 @@ function identity() {
 	r["rep"] = v["meta.rep"]; r["rate_target"] = v["meta.rate"]
 	r["pass"] = v["meta.pass"] == "" ? "tput" : v["meta.pass"]
 	r["slot"] = v["meta.slot"]
+	r["pos"] = v["meta.pos"]
 	r["settle_s"] = v["meta.settle_s"]
 	r["settle_idle"] = v["meta.settle_idle"]
 }

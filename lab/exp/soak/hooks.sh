@@ -29,6 +29,7 @@ exp_guest()
 {
 	apply_qemu_sched
 	settle_guest
+	POS=1
 	CUR="$VARIANT soak at $RATES"
 	measure_point tput "$RATES"
 	point_done

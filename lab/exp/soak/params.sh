@@ -13,6 +13,8 @@ SERIES=${SOAK_SERIES:-10}
 REPS=1
 WARMUP=5
 LAT_RATES=
+# no latency pass in a soak: rx_params records the seed all the same
+LAT_SEED=0
 SETTLE_MAX=30
 PROBE_RATE=200
 PROBE_TIMEOUT=1000
