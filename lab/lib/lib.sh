@@ -115,7 +115,7 @@ need_cmd()
 }
 
 # Variants: one per line in lab/kernel/variants,
-# "name [series-dir...] [cmdline=param...]".
+# "name [tree=version] [series-dir...] [cmdline=param...]".
 known_variants()
 {
 	awk '!/^[[:space:]]*(#|$)/ { print $1 }' "$LAB_VARIANTS_FILE"
@@ -125,6 +125,26 @@ variant_series_dirs()
 {
 	awk -v v="$1" '$1 == v { for (i = 2; i <= NF; i++) if ($i !~ /=/) print $i }' \
 		"$LAB_VARIANTS_FILE"
+}
+
+# The Debian linux-source the variant builds from (tree=, default 6.12)
+variant_tree()
+{
+	awk -v v="$1" '$1 == v { for (i = 2; i <= NF; i++) if ($i ~ /^tree=/) t = substr($i, 6) }
+		END { print t == "" ? "6.12" : t }' "$LAB_VARIANTS_FILE"
+}
+
+# The control of a tree: its first variant without series (vanilla, v6.1)
+tree_control()
+{
+	local v
+
+	for v in $(known_variants); do
+		if [ "$(variant_tree "$v")" = "$1" ] && [ -z "$(variant_series_dirs "$v")" ]; then
+			echo "$v"
+			return 0
+		fi
+	done
 }
 
 check_variants()

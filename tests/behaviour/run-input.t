@@ -101,6 +101,28 @@ all_defences_check()
 	)
 }
 check "every setting variant of lab/exp/rx/defences passes the checks" all_defences_check
+# variants after check_opts with these options
+variants_after()
+{
+	(
+		# shellcheck source=lab/exp/rx/params.sh
+		. "$LAB_TOP/lab/exp/rx/params.sh"
+		parse_opts "$@" >/dev/null
+		echo "$VARIANTS"
+	)
+}
+defences_of_612()
+{
+	local v
+
+	v=" $(variants_after --defences all) "
+	echo "--defences all:$v" >>"$T_LOG"
+	case $v in *" vanilla+busy-poll "*) ;; *) return 1 ;; esac
+	case $v in *v6.1*) return 1 ;; esac
+}
+check "--defences all: the 6.12 defences, not 6.1's v6.1+threaded" defences_of_612
+check "--upstream adds v6.1-revert, v6.1 and v6.1+threaded" \
+	test "$(variants_after -v vanilla --upstream | tr -s ' ')" = "vanilla v6.1-revert v6.1 v6.1+threaded"
 check "nothing created by any of the above" nothing_created
 
 refuse "missing kernel" "no kernel for vanilla at .*: run 'make kernels'" \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Kernel pipeline: every variant builds from the Debian tarball, each
 # branch is exactly base + its series, vanilla has none, bad input is
-# refused, and the build-time trylock check can fail.
+# refused, and the build-time checks (trylock, the ksoftirqd fix) can fail.
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"
@@ -60,11 +60,26 @@ kernel_ok()
 		grep -qx 'CONFIG_IRQ_TIME_ACCOUNTING=y' "$d/config"
 }
 
+# fake_tree <dir> <spin_lock|spin_trylock> [fix]: net_tx_action() with
+# that lock; kernel/softirq.c with ksoftirqd_running() and its three
+# callers if "fix"
 fake_tree()
 {
-	local dir=$1 lock=$2
+	local dir=$1 lock=$2 fix=${3:-}
 
-	mkdir -p "$dir/net/core"
+	mkdir -p "$dir/net/core" "$dir/kernel"
+	if [ "$fix" = fix ]; then
+		cat >"$dir/kernel/softirq.c" <<C
+static bool ksoftirqd_running(unsigned long pending)
+{
+}
+	if (!pending || ksoftirqd_running(pending))
+	if (ksoftirqd_running(local_softirq_pending()))
+	if (pending && !ksoftirqd_running(pending))
+C
+	else
+		echo 'static void wakeup_softirqd(void)' >"$dir/kernel/softirq.c"
+	fi
 	cat >"$dir/net/core/dev.c" <<C
 static __latent_entropy void net_tx_action(void)
 {
@@ -85,8 +100,25 @@ check "vanilla: no commit on top of the pristine tree" \
 	test "$(git -C "$(vtree vanilla)" rev-parse vanilla)" = "$(git -C "$LAB_BUILD/linux" rev-parse base)"
 check "the pristine tree stays on base, unmodified" \
 	test -z "$(git -C "$LAB_BUILD/linux" status --porcelain -uno)"
-check "every variant has the same config" \
-	test "$(for v in $(known_variants); do sed -n 's/^config_hash=//p' "$LAB_BUILD/kernels/$v/info"; done | sort -u | wc -l)" = 1
+check "the 6.1 tree stays on base, unmodified" \
+	test -z "$(git -C "$LAB_BUILD/linux-6.1" status --porcelain -uno)"
+# one config per tree: the same fragment on each tree's defconfig
+same_config_per_tree()
+{
+	local t v
+
+	for t in $(for v in $(known_variants); do variant_tree "$v"; done | sort -u); do
+		for v in $(known_variants); do
+			[ "$(variant_tree "$v")" != "$t" ] ||
+				sed -n 's/^config_hash=//p' "$LAB_BUILD/kernels/$v/info"
+		done | sort -u | wc -l | grep -qx 1 || return 1
+	done
+}
+check "every variant of a tree has the same config (6.12; 6.1)" same_config_per_tree
+check "v6.1: built from linux-source-6.1 (info: tree, base_version 6.1.x)" \
+	bash -c "grep -qx 'tree=6.1' '$LAB_BUILD/kernels/v6.1/info' && grep -q '^base_version=6\.1\.[0-9]*\$' '$LAB_BUILD/kernels/v6.1-revert/info'"
+check "v6.1: what 6.1 lacks of the guest config is stamped (config_missing)" \
+	grep -q '^config_missing=' "$LAB_BUILD/kernels/v6.1/info"
 
 refuse "make kernels VARIANTS=nope names the known variants" \
 	"unknown variant 'nope' \(known: vanilla ksoftirqd-fix threaded-napi" \
@@ -96,12 +128,21 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fake_tree "$tmp/trylock" spin_trylock
 fake_tree "$tmp/lock" spin_lock
+fake_tree "$tmp/fix" spin_lock fix
 refuse "check-tree fails loudly if the base tree brings the trylock back" \
 	"spin_trylock\(root_lock\) again" "$LAB_TOP/lab/kernel/check-tree" "$tmp/trylock" vanilla
 refuse "check-tree fails if an ablation variant lacks the trylock" \
 	"must restore spin_trylock" "$LAB_TOP/lab/kernel/check-tree" "$tmp/lock" x+trylock
 check "check-tree accepts spin_lock() for a normal variant" \
 	"$LAB_TOP/lab/kernel/check-tree" "$tmp/lock" vanilla
+refuse "check-tree fails if v6.1 lacks Eric Dumazet's fix" \
+	"v6.1 must defer to a running ksoftirqd" "$LAB_TOP/lab/kernel/check-tree" "$tmp/lock" v6.1
+refuse "check-tree fails if v6.1-revert still has the fix" \
+	"v6.1-revert: kernel/softirq.c has ksoftirqd_running" "$LAB_TOP/lab/kernel/check-tree" "$tmp/fix" v6.1-revert
+refuse "check-tree fails if vanilla has the fix" \
+	"vanilla: kernel/softirq.c has ksoftirqd_running" "$LAB_TOP/lab/kernel/check-tree" "$tmp/fix" vanilla
+check "check-tree accepts the fix in v6.1 and ksoftirqd-fix" \
+	bash -c "'$LAB_TOP/lab/kernel/check-tree' '$tmp/fix' v6.1 && '$LAB_TOP/lab/kernel/check-tree' '$tmp/fix' ksoftirqd-fix"
 
 # A patch that does not apply stops the build naming the patch.
 mkdir -p "$tmp/series-broken"
@@ -138,13 +179,18 @@ checkpatch_clean()
 {
 	local out
 
-	out=$(cd "$LAB_BUILD/linux" && perl scripts/checkpatch.pl --strict --no-tree -q "$1" 2>&1)
+	out=$(cd "$LAB_BUILD/linux" && perl scripts/checkpatch.pl --strict --no-tree -q "$@" 2>&1)
 	printf '%s\n' "$out" >>"$T_LOG"
 	printf '%s\n' "$out" | grep -q '^total: 0 errors, [0-9]* warnings, 0 checks' &&
 		! printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK):' | grep -qv 'Unknown commit id'
 }
 for p in "$LAB_TOP"/series-*/0[0-9][0-9][1-9]-*.patch "$LAB_TOP"/lab/ablations/*/0*.patch; do
 	check "checkpatch --strict: ${p#"$LAB_TOP"/}" checkpatch_clean "$p"
+done
+# upstream's code re-made for a lab build, not for posting: no sign-off
+for p in "$LAB_TOP"/lab/upstream/*/0*.patch; do
+	check "checkpatch --strict (no sign-off: a lab build): ${p#"$LAB_TOP"/}" \
+		checkpatch_clean --ignore MISSING_SIGN_OFF "$p"
 done
 
 # The optional poll-loop fix (not a default variant) still applies on

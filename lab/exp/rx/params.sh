@@ -6,6 +6,9 @@
 # works too.
 
 VARIANTS=${VARIANTS:-"vanilla ksoftirqd-fix threaded-napi"}
+# UPSTREAM=1: upstream's own code beside them, the 6.1 variants
+UPSTREAM=${UPSTREAM:-0}
+UPSTREAM_VARIANTS="v6.1-revert v6.1 v6.1+threaded"
 DEFENCES=${DEFENCES:-}
 SETTING_VARIANTS=1
 # Rates: absolute with --rates, else multiples (--grid, --lat-grid) of the
@@ -66,6 +69,9 @@ pass over --lat-rates (probes running).
                         or setting variants              [$VARIANTS]
       --defences all    add every setting variant (lab/exp/rx/defences):
                         the livelock defences of 6.12  [${DEFENCES:-none}]
+      --upstream        add upstream's own code on 6.1 LTS: v6.1 (the fix
+                        as shipped), v6.1-revert, v6.1+threaded
+                        (UPSTREAM=1)                        [$UPSTREAM]
   -r, --rates "R..."    offered rates in packets/s; 0 = unlimited, a
                         stress point, never a verdict point
                         [--grid x --knee; native: $NATIVE_RATES]
@@ -123,6 +129,7 @@ driver_opt()
 	--starve) arg "$@"; STARVE_S=$OPTVAL ;;
 	--host-sched) arg "$@"; HOST_SCHED=$OPTVAL ;;
 	--defences) arg "$@"; DEFENCES=$OPTVAL ;;
+	--upstream) UPSTREAM=1; OPT_ARGS=1 ;;
 	--series) arg "$@"; SERIES=$OPTVAL ;;
 	--batch) arg "$@"; BATCH=$OPTVAL ;;
 	-b|--rcvbuf) arg "$@"; RCVBUF=$OPTVAL ;;
@@ -246,12 +253,23 @@ check_opts()
 	'') ;;
 	all)
 		for v in $(known_setting_variants); do
+			[ "$(variant_tree "$(variant_kernel "$v")")" = 6.12 ] || continue
 			case " $VARIANTS " in
 			*" $v "*) ;;
 			*) VARIANTS="$VARIANTS $v" ;;
 			esac
 		done ;;
 	*) bad "defences '$DEFENCES' must be all" ;;
+	esac
+	case $UPSTREAM in
+	0) ;;
+	1) for v in $UPSTREAM_VARIANTS; do
+		case " $VARIANTS " in
+		*" $v "*) ;;
+		*) VARIANTS="$VARIANTS $v" ;;
+		esac
+	   done ;;
+	*) bad "UPSTREAM='$UPSTREAM' must be 0 or 1" ;;
 	esac
 	check_common_opts
 	check_defences

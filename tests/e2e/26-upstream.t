@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Upstream's own code as the control: the 6.1 variants (lab/kernel/variants,
+# tree=6.1) boot, and under the flood v6.1, which still ships Eric
+# Dumazet's fix, hands NET_RX to ksoftirqd/0 while v6.1-revert (the v6.5
+# revert, d15121be7485, applied) runs it in irq context; v6.1+threaded
+# (6.1's sysfs switch) runs it in the napi thread.  One short point each.
+set -u
+# shellcheck source=lab/lib/lib.sh
+. "$(dirname "$0")/../../lab/lib/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$LAB_TOP/tests/lib.sh"
+
+RUN=$LAB_BUILD/test-runs/upstream
+rm -rf "$RUN"
+check "make kernels VARIANTS='v6.1 v6.1-revert'" make -s -C "$LAB_TOP" kernels VARIANTS="v6.1 v6.1-revert"
+check "make initramfs" make -s -C "$LAB_TOP" initramfs
+# twice the knee of the default fixed-speed guest, as in e2e/22-series: a
+# guest past its knee, not starved; the latency rate is among the rates
+rate=16000
+check "lab/run --upstream: the three 6.1 variants, one short point at $rate pps" \
+	"$LAB_TOP/lab/run" --upstream -v "" -r "$rate" -n 1 -W 1 -w 2 -o "$RUN"
+
+# a column of variant $1's throughput row
+col()
+{
+	awk -F, -v v="$1" -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["variant"] == v && $c["pass"] == "tput" { print $c[n]; exit }' "$RUN/points.csv"
+}
+
+# <variant> <expr over k (ksoftirqd %), i (softirq in irq context %), n
+# (napi threads %)>: where the NET_RX work ran
+work_in()
+{
+	local k i n
+
+	k=$(col "$1" ksoftirqd_cpu) i=$(col "$1" softirq_irqctx_cpu) n=$(col "$1" napi_cpu)
+	echo "$1 at $rate pps: ksoftirqd=$k irqctx=$i napi=$n" >>"$T_LOG"
+	[ -n "$k" ] && [ -n "$i" ] && [ -n "$n" ] &&
+		awk -v k="$k" -v i="$i" -v n="$n" "BEGIN { exit !($2) }"
+}
+
+for v in v6.1-revert v6.1 v6.1+threaded; do
+	check "$v: booted a 6.1 kernel" \
+		bash -c "tr -d '\r' <'$RUN/guests/$v-r1/console.log' | grep -q 'lab: boot release=6\.1\.[0-9]*-$(variant_kernel "$v") '"
+done
+check "v6.1: under the flood ksoftirqd/0 carries NET_RX (> 25 % of the CPU, < 10 % in irq context)" \
+	work_in v6.1 'k > 25 && i < 10'
+check "v6.1-revert: NET_RX runs in irq context (> 25 %), not in ksoftirqd (< 10 %)" \
+	work_in v6.1-revert 'i > 25 && k < 10'
+check "v6.1+threaded: the sysfs switch read back, NET_RX in the napi thread (> 25 %)" \
+	bash -c "tr -d '\r' <'$RUN/guests/v6.1+threaded-r1/console.log' | grep -q 'lab: set sysfs:threaded=1 readback=1 ok' &&
+		$(declare -f col work_in); RUN='$RUN' rate=$rate T_LOG='$T_LOG' work_in v6.1+threaded 'n > 25 && k < 10'"
+check "params.json records the tree of each variant's kernel" \
+	test "$(jq -r '.kernels["v6.1-revert"].tree' "$RUN/params.json")" = 6.1
+check "the guests' consoles are clean" \
+	bash -c "test -s '$RUN/health.txt' && ! grep -v '^ok' '$RUN/health.txt'"
+refuse "UPSTREAM must be 0 or 1" "UPSTREAM='2' must be 0 or 1" \
+	env UPSTREAM=2 "$LAB_TOP/lab/run" -o "$LAB_BUILD/test-runs/never"
