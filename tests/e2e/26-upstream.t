@@ -48,9 +48,13 @@ check "v6.1: under the flood ksoftirqd/0 carries NET_RX (> 25 % of the CPU, < 10
 	work_in v6.1 'k > 25 && i < 10'
 check "v6.1-revert: NET_RX runs in irq context (> 25 %), not in ksoftirqd (< 10 %)" \
 	work_in v6.1-revert 'i > 25 && k < 10'
-check "v6.1+threaded: the sysfs switch read back, NET_RX in the napi thread (> 25 %)" \
-	bash -c "tr -d '\r' <'$RUN/guests/v6.1+threaded-r1/console.log' | grep -q 'lab: set sysfs:threaded=1 readback=1 ok' &&
-		$(declare -f col work_in); RUN='$RUN' rate=$rate T_LOG='$T_LOG' work_in v6.1+threaded 'n > 25 && k < 10'"
+threaded_61()
+{
+	tr -d '\r' <"$RUN/guests/v6.1+threaded-r1/console.log" |
+		grep -q 'lab: set sysfs:threaded=1 readback=1 ok' &&
+		work_in v6.1+threaded 'n > 25 && k < 10'
+}
+check "v6.1+threaded: the sysfs switch read back, NET_RX in the napi thread (> 25 %)" threaded_61
 check "params.json records the tree of each variant's kernel" \
 	test "$(jq -r '.kernels["v6.1-revert"].tree' "$RUN/params.json")" = 6.1
 check "the guests' consoles are clean" \

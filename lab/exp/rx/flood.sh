@@ -224,16 +224,24 @@ stop_point_tools()
 # at the pass's opening and left running (lab/tools/cyclic.h).
 timer_probe_start()
 {
+	cyclic_req start 'cyclic start pid=*'
+	timer_probe_wait
+}
+
+# cyclic_req <start|stop> <pattern of the reply>: the guest's "cyclic"
+# request, dying unless its reply matches
+cyclic_req()
+{
 	local reply rc=0
 
-	reply=$(guest_req cyclic start) || rc=$?
+	reply=$(guest_req cyclic "$1") || rc=$?
 	# chanctl exits 4 on an "err ..." reply, which it prints
 	[ "$rc" = 0 ] || [ "$rc" = 4 ] || die "$CUR: guest did not answer: $(guest_fate)"
+	# shellcheck disable=SC2254 # $2 is a pattern
 	case $reply in
-	"cyclic start pid="*) ;;
-	*) die "$CUR: the guest could not start cyclictest: $reply" ;;
+	$2) ;;
+	*) die "$CUR: the guest could not $1 cyclictest: $reply" ;;
 	esac
-	timer_probe_wait
 }
 
 # Until the probe has taken TLAT_WARM samples in the quiet guest: started
@@ -260,14 +268,7 @@ timer_probe_wait()
 # The throughput points after the latency pass run without it.
 timer_probe_stop()
 {
-	local reply rc=0
-
-	reply=$(guest_req cyclic stop) || rc=$?
-	[ "$rc" = 0 ] || [ "$rc" = 4 ] || die "$CUR: guest did not answer: $(guest_fate)"
-	case $reply in
-	"cyclic stop"*) ;;
-	*) die "$CUR: the guest could not stop cyclictest: $reply" ;;
-	esac
+	cyclic_req stop 'cyclic stop*'
 }
 
 # Its percentiles over the samples between the tlat_count of snapshots C
