@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,8 @@ void cyclic_reply(FILE *f, unsigned int interval_us, const char *args,
 		  struct strbuf *sb)
 {
 	uint64_t from, to, k, ns, n = 0, overruns = 0, count = 0, *lat;
+	uint64_t period = interval_us * 1000ULL, head = 0, tail = 0;
+	bool have_tail = false;
 	char words[256], *a, *b, *save, *line = NULL;
 	struct lat_summary s;
 	size_t cap = 0;
@@ -112,10 +115,16 @@ void cyclic_reply(FILE *f, unsigned int interval_us, const char *args,
 		if (cyclic_parse_line(line, &k, &ns))
 			continue;
 		count = k + 1;
+		if (k == to) {
+			tail = ns / period;
+			have_tail = true;
+		}
 		if (k < from || k >= to || n == to - from)
 			continue;
+		if (k == from)
+			head = ns / period;
 		lat[n++] = ns;
-		overruns += ns / (interval_us * 1000ULL);
+		overruns += ns / period;
 	}
 	free(line);
 	if (n < to - from) {
@@ -128,14 +137,19 @@ void cyclic_reply(FILE *f, unsigned int interval_us, const char *args,
 	free(lat);
 	sb_printf(sb, "tlat %s %s n=%llu ", a, b, (unsigned long long)n);
 	lat_format(&s, sb);
-	sb_printf(sb, " overruns=%llu", (unsigned long long)overruns);
+	sb_printf(sb, " overruns=%llu head_overruns=%llu",
+		  (unsigned long long)overruns, (unsigned long long)head);
+	if (have_tail)
+		sb_printf(sb, " tail_overruns=%llu", (unsigned long long)tail);
+	else
+		sb_printf(sb, " tail_overruns=-");
 }
 
 pid_t cyclic_spawn(const char *bin, unsigned int interval_us,
-		   const char *log)
+		   const char *log, int main_prio)
 {
 	char iarg[32], *argv[10];
-	struct sched_param sp = { .sched_priority = 0 };
+	struct sched_param sp = { .sched_priority = main_prio };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t none, dfl;
@@ -158,12 +172,14 @@ pid_t cyclic_spawn(const char *bin, unsigned int interval_us,
 					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawnattr_init(&attr);
 	/*
-	 * The sampler may be SCHED_FIFO and ignores SIGPIPE: the probe is a
-	 * normal task with the default signal actions.
+	 * The sampler ignores SIGPIPE: the probe has the default signal
+	 * actions.  Its timer thread is SCHED_OTHER (--policy=other) whatever
+	 * the main thread's policy, which @main_prio sets.
 	 */
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSCHEDULER |
 				 POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	posix_spawnattr_setschedpolicy(&attr, SCHED_OTHER);
+	posix_spawnattr_setschedpolicy(&attr, main_prio ? SCHED_FIFO :
+				       SCHED_OTHER);
 	posix_spawnattr_setschedparam(&attr, &sp);
 	sigemptyset(&none);
 	posix_spawnattr_setsigmask(&attr, &none);

@@ -17,6 +17,15 @@
  *
  * A wake-up more than an interval late goes on to the next boundary still
  * ahead: a sample L late skipped floor(L / interval) of them (overruns).
+ * So the samples [from, to) with their overruns span exactly the periods
+ * from sample from's boundary to sample to's, and a window C..D of P
+ * periods accounts for P - tail - lag - 2 < n + overruns < P + head +
+ * lag + 2, where head is sample from's overruns (a stall begun before C),
+ * tail sample to's (a stall running at D) and lag the periods the log
+ * trails the probe by.  The main thread (the printer) runs SCHED_FIFO
+ * above the sampler (CYCLIC_MAIN_PRIO) when the sampler is SCHED_FIFO:
+ * as a normal task, in a livelocked guest (vanilla at 16 kpps, fixed
+ * speed) it fell so far behind that a 3.5 s window held 2,042 periods.
  */
 #ifndef LAB_CYCLIC_H
 #define LAB_CYCLIC_H
@@ -30,6 +39,8 @@
 /* the intervals sampler -C accepts */
 #define CYCLIC_MIN_US	10
 #define CYCLIC_MAX_US	1000000
+/* the probe's main thread, above a SCHED_FIFO sampler (50) */
+#define CYCLIC_MAIN_PRIO	51
 /* the most samples one tlat request ranks */
 #define CYCLIC_MAX_SAMPLES	(1U << 20)
 
@@ -47,7 +58,10 @@ uint64_t cyclic_count(const char *path);
  * Append sampler's answer to "tlat <from> <to>" (@args) over the log @f
  * (NULL: no probe) to @sb, one line without newline:
  *   tlat <from> <to> n=N p50_us=X p90_us=X p99_us=X p999_us=X max_us=X
- *        overruns=N                            (latstats.h rules, formats)
+ *        overruns=N head_overruns=N tail_overruns=N|-
+ *                                              (latstats.h rules, formats;
+ *                                               - while sample to is not
+ *                                               in the log)
  * or
  *   err tlat range invalid: ...                (not two sample numbers)
  *   err tlat range <from> <to> empty|invalid|too long|beyond count N
@@ -57,12 +71,12 @@ void cyclic_reply(FILE *f, unsigned int interval_us, const char *args,
 		  struct strbuf *sb);
 
 /*
- * Start @bin (searched in PATH) as the probe writing @log (SCHED_OTHER
- * whatever the caller's policy, stderr inherited).  Returns the pid, or
- * -1.
+ * Start @bin (searched in PATH) as the probe writing @log: its timer
+ * thread SCHED_OTHER, its main thread SCHED_FIFO @main_prio (0: also
+ * SCHED_OTHER), stderr inherited.  Returns the pid, or -1.
  */
 pid_t cyclic_spawn(const char *bin, unsigned int interval_us,
-		   const char *log);
+		   const char *log, int main_prio);
 
 /*
  * SIGINT @pid and reap it, waiting at most @timeout_ms (then SIGKILL).

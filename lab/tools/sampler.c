@@ -11,8 +11,9 @@
  *                  samples counted in every snap (tlat_count)
  *   cyclic stop -> cyclic stop count=N: stopped (its log stays)
  *   tlat <from> <to>
- *               -> tlat <from> <to> n=... p50_us=... ... overruns=N over
- *                  the probe's samples [from, to) (cyclic_reply)
+ *               -> tlat <from> <to> n=... p50_us=... ... overruns=N
+ *                  head_overruns=N tail_overruns=N|- over the probe's
+ *                  samples [from, to) (cyclic_reply)
  *   quit        -> bye, then exit 0
  *   other       -> err unknown request: <text>
  */
@@ -272,7 +273,8 @@ static void do_cyclic(struct strbuf *r, const char *arg)
 			return;
 		}
 		cyclic_pid = cyclic_spawn("cyclictest", cfg_cyclic_us,
-					  cfg_cyclic_log);
+					  cfg_cyclic_log,
+					  cfg_fifo ? CYCLIC_MAIN_PRIO : 0);
 		if (cyclic_pid < 0) {
 			sb_printf(r, "err cyclic start: %s", strerror(errno));
 			cyclic_pid = 0;

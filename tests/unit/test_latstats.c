@@ -204,12 +204,27 @@ static void test_cyclic(void)
 	len = write_log(text, sizeof(text), 1000, true);
 	reply(text, "0 1000", buf, sizeof(buf));
 	check(!strcmp(buf, "tlat 0 1000 n=1000 p50_us=500.0 p90_us=900.0 "
-		      "p99_us=990.0 p999_us=999.0 max_us=1000.0 overruns=1"),
+		      "p99_us=990.0 p999_us=999.0 max_us=1000.0 overruns=1 "
+		      "head_overruns=0 tail_overruns=-"),
 	      "cyclic: tlat over the log, as latstats ranks: %s", buf);
 	reply(text, "  998\t1000 ", buf, sizeof(buf));
 	check(!strcmp(buf, "tlat 998 1000 n=2 p50_us=999.0 p90_us=1000.0 "
-		      "p99_us=1000.0 p999_us=1000.0 max_us=1000.0 overruns=1"),
+		      "p99_us=1000.0 p999_us=1000.0 max_us=1000.0 overruns=1 "
+		      "head_overruns=0 tail_overruns=-"),
 	      "cyclic: tlat on two samples: %s", buf);
+	/* sample 999 is 1 ms late (one overrun), sample 1000 1 us */
+	write_log(text, sizeof(text), 1001, false);
+	reply(text, "0 999", buf, sizeof(buf));
+	check(strstr(buf, " overruns=0 head_overruns=0 tail_overruns=1"),
+	      "cyclic: the stall after the range is its tail: %s", buf);
+	reply(text, "999 1001", buf, sizeof(buf));
+	check(strstr(buf, " n=2 ") &&
+	      strstr(buf, " overruns=1 head_overruns=1 tail_overruns=-"),
+	      "cyclic: the stall at its start is its head: %s", buf);
+	reply(text, "999 1000", buf, sizeof(buf));
+	check(strstr(buf, " overruns=1 head_overruns=1 tail_overruns=0"),
+	      "cyclic: head and tail of one sample: %s", buf);
+	write_log(text, sizeof(text), 1000, true);
 	reply(text, "5", buf, sizeof(buf));
 	check(!strncmp(buf, "err tlat range invalid", 22),
 	      "cyclic: tlat with one number -> err");

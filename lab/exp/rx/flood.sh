@@ -225,7 +225,7 @@ stop_point_tools()
 timer_probe_start()
 {
 	cyclic_req start 'cyclic start pid=*'
-	timer_probe_wait
+	timer_probe_wait "$TLAT_WARM"
 }
 
 # cyclic_req <start|stop> <pattern of the reply>: the guest's "cyclic"
@@ -244,19 +244,19 @@ cyclic_req()
 	esac
 }
 
-# Until the probe has taken TLAT_WARM samples in the quiet guest: started
-# just before a flood, a livelocked guest gave cyclictest its first sample
-# only after the window had begun (vanilla at 16 kpps, fixed speed: no
-# sample by snapshot C, 1.2 s into the flood), and the window then held
-# 0.8 s of its 3.5 s.
+# Until the probe has logged $1 samples, or die after 10 s.  Started just
+# before a flood, a livelocked guest gave cyclictest its first sample only
+# after the window had begun (vanilla at 16 kpps, fixed speed: no sample by
+# snapshot C, 1.2 s into the flood), and the window then held 0.8 s of its
+# 3.5 s: the latency pass waits for TLAT_WARM in the quiet guest.
 TLAT_WARM=100
 timer_probe_wait()
 {
 	local line n=0 tries=0
 
-	while [ "$n" -lt "$TLAT_WARM" ]; do
+	while [ "$n" -lt "$1" ]; do
 		[ "$tries" -lt 100 ] ||
-			die "$CUR: cyclictest took $n samples in 10 s of a quiet guest"
+			die "$CUR: cyclictest logged $n of $1 samples in 10 s"
 		sleep 0.1
 		tries=$((tries + 1))
 		line=$(guest_req snap tlat) || die "$CUR: guest did not answer: $(guest_fate)"
@@ -272,13 +272,15 @@ timer_probe_stop()
 }
 
 # Its percentiles over the samples between the tlat_count of snapshots C
-# and D (in the raw file $1), as tlat.* keys.
+# and D (in the raw file $1), as tlat.* keys, once the sample after D (the
+# window's tail, cyclic.h) is logged too.
 timer_latency()
 {
 	local from to
 
 	from=$(raw_val "$1" C.tlat_count)
 	to=$(raw_val "$1" D.tlat_count)
+	timer_probe_wait $((to + 1))
 	guest_req tlat "$from" "$to" | cut -d' ' -f4- | sed 's/\([a-z_0-9]*\)=/tlat.\1=/g' ||
 		log "$CUR: no timer-probe samples between $from and $to"
 }

@@ -83,6 +83,7 @@ BEGIN {
 		"probe_sent probe_lost probe_loss_pct probe_p50_us probe_p90_us probe_p99_us " \
 		"probe_p999_us probe_max_us probe_lost_bounded " \
 		"tlat_n tlat_p50_us tlat_p90_us tlat_p99_us tlat_p999_us tlat_max_us tlat_overruns " \
+		"tlat_head_overruns tlat_tail_overruns " \
 		"flood_sent_total loss_pct generator resp_rx_total starved starve_head_total starve_tail_total")
 }
 
@@ -361,6 +362,8 @@ END {
 		r["probe_lost_bounded"] = lb
 		r["tlat_n"] = v["tlat.n"] + 0
 		r["tlat_overruns"] = v["tlat.overruns"] + 0
+		r["tlat_head_overruns"] = v["tlat.head_overruns"]
+		r["tlat_tail_overruns"] = v["tlat.tail_overruns"]
 	}
 
 	emit_row()
