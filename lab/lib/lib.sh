@@ -227,6 +227,17 @@ variant_series_hash()
 	done | xargs -r cat | sha256sum | cut -c1-12
 }
 
+# The pristine tree of a kernel version (6.12: build/linux, where the
+# initramfs takes gen_init_cpio from; others build/linux-<version>)
+tree_dir()
+{
+	if [ "$1" = 6.12 ]; then
+		echo "$LAB_BUILD/linux"
+	else
+		echo "$LAB_BUILD/linux-$1"
+	fi
+}
+
 # Elapsed seconds as m:ss.
 fmt_secs()
 {

@@ -22,7 +22,7 @@ set -eu
 OUT=${1:?usage: test_tools.sh OUTDIR}
 OUT=$(cd "$OUT" && pwd)
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOOLS="udp_sink sampler flood chanctl responder latprobe iperf3_flood threadstat schedset"
+TOOLS="udp_sink sampler flood chanctl responder latprobe iperf3_flood threadstat schedset tunnapi"
 for t in $TOOLS; do
 	[ -x "$OUT/$t" ] || { echo "test_tools.sh: $OUT/$t not built" >&2; exit 1; }
 done
@@ -154,6 +154,12 @@ expect_exit 2 "udp_sink -o with an unknown option" "$OUT/udp_sink" -o nope=1
 expect_exit 2 "udp_sink -o prefer_busy_poll=2 (0..1)" "$OUT/udp_sink" -o prefer_busy_poll=2
 expect_exit 2 "schedset without -p" "$OUT/schedset" -c napi/
 expect_exit 2 "schedset -p fifo -r 0 (fifo needs 1..99)" "$OUT/schedset" -c napi/ -p fifo -r 0
+# refused before /dev/net/tun is opened: no tun device on this host
+expect_exit 2 "tunnapi without an action" "$OUT/tunnapi" tun0
+expect_exit 2 "tunnapi -p -d (one action)" "$OUT/tunnapi" -p -d tun0
+expect_exit 2 "tunnapi -t 3601" "$OUT/tunnapi" -t 3601 tun0
+expect_exit 2 "tunnapi -p without a name" "$OUT/tunnapi" -p
+expect_exit 2 "tunnapi -p with a 16-character name" "$OUT/tunnapi" -p abcdefghijklmnop
 expect_exit 2 "flood -p 70000" "${FL[@]}" -t 1 -p 70000
 expect_exit 2 "flood -d 999.1.1.1" "$OUT/flood" -A "$T/allow" -t 1 -d 999.1.1.1
 expect_exit 2 "flood without -d" "$OUT/flood" -A "$T/allow" -t 1

@@ -212,8 +212,9 @@ consoles_on_tsc()
 check "every guest kept TSC: each console switches to tsc (and scan-console saw no demotion)" consoles_on_tsc
 
 # Mechanisms.  vanilla and ksoftirqd-fix: no napi threads, NET_RX softirqs
-# run; threaded-napi (booted with napi_threaded=1): threads exist before
-# user space, sysfs says 1, NET_RX softirqs stay flat, the thread works.
+# run; threaded-napi (booted with virtio_net.napi_threaded=1): threads
+# exist before user space, sysfs says 1, NET_RX softirqs stay flat, the
+# thread works.
 boot_facts()
 {
 	grep -a 'lab: boot release' "$RUN/guests/$1-r1/console.log" | tr -d '\r'
@@ -242,14 +243,14 @@ check "ksoftirqd-fix: ksoftirqd/0 CPU rises above vanilla's" \
 	num "$(val ksoftirqd-fix $HI ksoftirqd_cpu)" ">" "$(val vanilla $LO ksoftirqd_cpu)"
 
 # The administrator's choice is a choice: threaded-napi booted with
-# napi_threaded=0 after its own napi_threaded=1 (the last one wins) must
+# virtio_net.napi_threaded=0 after its own =1 (the last one wins) must
 # look like vanilla: no napi thread, NET_RX softirqs carry the receive work.
 # Its results directory is deep on purpose: a UNIX socket path in it
 # would pass the 107-byte limit (the guest's channel must not live there).
 rm -rf "$RUN-off"
 OFF=$RUN-off/a-results-directory-nested-deep-enough-that-no-unix-socket-path-fits-in-it
-check "lab/run: threaded-napi with napi_threaded=0 appended" \
-	"$LAB_TOP/lab/run" -v threaded-napi --cmdline napi_threaded=0 -r $LO --lat-rates "" \
+check "lab/run: threaded-napi with virtio_net.napi_threaded=0 appended" \
+	"$LAB_TOP/lab/run" -v threaded-napi --cmdline virtio_net.napi_threaded=0 -r $LO --lat-rates "" \
 	-n 1 -W 1 -w 3 -o "$OFF"
 check "threaded-napi, parameter off: boots with threaded=0 and no napi thread" \
 	bash -c "grep -a 'lab: boot release' '$OFF/guests/threaded-napi-r1/console.log' | tr -d '\r' | grep -q 'threaded=0 napi_threads=\$'"
