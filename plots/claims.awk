@@ -12,7 +12,10 @@
 # which every variant passes the overload gates); empty: there is none,
 # and every claim is inconclusive.  lrate is the rate of the latency pass
 # the revert claim is judged at (empty: not measured).  -v van=, fix=,
-# napi= rename the variants.
+# napi= rename the variants.  -v pvan=, pfix= name the other kernel's
+# control and fix (a run of both 6.12 and 6.1): Dumazet's overload region
+# is then the rates past both controls' peaks at which all four pass the
+# gates, the same on both kernels.
 #
 # The rule, the same for every claim: a claim is a ratio and a threshold.
 # The ratio is taken per repetition, pairing numbers of the same
@@ -251,7 +254,8 @@ function unjudgeable(need,    n, w, i, s) {
 }
 
 # Dumazet's claim holds over the overload region: every rate past
-# vanilla's peak at which both kernels pass the overload gates.  Each
+# vanilla's peak at which both kernels pass the overload gates (with
+# pvan/pfix: past both controls' peaks, where all four pass).  Each
 # such rate with a pair is judged by the rule (fewer than min_pairs()
 # pairs: inconclusive); the claim is judged at the worst of them (a failing rate before an inconclusive one,
 # then the lowest median ratio), with the mode of each repetition there:
@@ -268,12 +272,15 @@ function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc, vpk, i, t, jt, 
 		return
 	}
 	vpk = peak_rate(van)
+	if (pvan != "" && peak_rate(pvan) + 0 > vpk + 0)
+		vpk = peak_rate(pvan)
 	w = ""
 	ok = ""
 	for (i = 1; i <= nrl; i++) {
 		t = rl[i]
 		load_rate(t)
-		if (t <= vpk + 0 || !passes_gates(van) || !passes_gates(fix))
+		if (t <= vpk + 0 || !passes_gates(van) || !passes_gates(fix) ||
+		    (pvan != "" && (!passes_gates(pvan) || !passes_gates(pfix))))
 			continue
 		ratio(fix, "delivered_pps", van, "delivered_pps")
 		if (qn == 0)
@@ -288,12 +295,13 @@ function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc, vpk, i, t, jt, 
 	}
 	if (w == "") {
 		why = "no rate past " van "'s peak (" thou(vpk) " pps) at which both kernels pass the " \
-		      "overload gates: no overload region"
+		      "overload gates" (pvan != "" ? " (with " pvan " and " pfix ")" : "") ": no overload region"
 		out("dumazet", "inconclusive", claim, pub, why, "Inconclusive: " why ".")
 		return
 	}
 	load_rate(w)
-	meas = fix "/" van " delivered over the overload region (" ok " pps), worst at " thou(w) \
+	meas = fix "/" van " delivered over the overload region (" ok " pps" \
+	       (pvan != "" ? ", shared with " pfix "/" pvan : "") "), worst at " thou(w) \
 	       " pps: " ratio(fix, "delivered_pps", van, "delivered_pps")
 	j = judge(rule("claim.dumazet"), ">=")
 	k = med(fix, "ksoftirqd_cpu")

@@ -48,32 +48,9 @@ check "the patch says it is an experimental control, not a proposal" \
 check "the patch credits 3bcb846ca4cf by hash and subject" \
 	bash -c "grep -qi 'commit 3bcb846ca4cf (\"net: get rid of\$' '$(patch_file)' &&
 		grep -q '^spin_trylock() in net_tx_action()\")' '$(patch_file)'"
-people_ok()
-{
-	local p
-
-	p=$(patch_file)
-	[ "$(grep -c '^From: ' "$p")" = 1 ] &&
-		grep -qx 'From: livelock-lab <livelock-lab@example.org>' "$p" &&
-		[ "$(grep -Eci '^[a-z-]+-by: ' "$p")" = 1 ] &&
-		grep -qx 'Signed-off-by: livelock-lab <livelock-lab@example.org>' "$p"
-}
-check "the patch's only author and sign-off is livelock-lab" people_ok
-# checkpatch --strict: only the commit id, which a tarball tree cannot know
-checkpatch_clean()
-{
-	local out
-
-	out=$(cd "$LAB_BUILD/linux" && perl scripts/checkpatch.pl --no-tree --strict \
-		--ignore UNKNOWN_COMMIT_ID "$(patch_file)" 2>&1)
-	printf '%s\n' "$out" >>"$T_LOG"
-	printf '%s\n' "$out" | grep -q '^total: 0 errors, 0 warnings, 0 checks'
-}
-if [ -f "$LAB_BUILD/linux/scripts/checkpatch.pl" ]; then
-	check "checkpatch --strict: clean but for the unknown commit id" checkpatch_clean
-else
-	skip "checkpatch --strict" "no kernel tree yet"
-fi
+# Its author and the absence of any sign-off: tests/e2e/22-series.t; its
+# checkpatch --strict: tests/e2e/10-kernels.t, with every patch the lab
+# carries.
 
 check "lab/kernel/variants: $ABL = series-ksoftirqd-fix + lab/ablations/trylock" \
 	test "$(variant_series_dirs "$ABL" | tr '\n' ' ')" = "series-ksoftirqd-fix lab/ablations/trylock "
