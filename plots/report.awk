@@ -146,9 +146,9 @@ function verdict_point(    i, j, v) {
 	       "(median idle ≤ %s %% of its CPU), the flooder on target (median within %s %% of the " \
 	       "rate asked for) and the host able to deliver it: the same offered load for all, " \
 	       "chosen by the state of the guests, not by a generator setting. Every number below " \
-	       "is taken there.%s\n\n", thou(vrate), num(rule("gate.idle_pct")), num(rule("gate.gen_err_pct")),
+	       "is taken there.%s\n\n", thou(vrate),
 	       P["knee_pps"] == "" ? "" : sprintf(" (%s× the knee of %s pps)", num(vrate / P["knee_pps"]), thou(P["knee_pps"])),
-	       ndef ? "kernel " : "", ceiling_note()
+	       ndef ? "kernel " : "", num(rule("gate.idle_pct")), num(rule("gate.gen_err_pct")), ceiling_note()
 	print "| Variant | Delivered (pps) | Receiver CPU (%) | Receiver run delay (%) | " \
 	      "Receiver µs/packet | ksoftirqd/0 (%) | napi (%) | softirq in irq ctx (%) | " \
 	      "Guest idle (%) | Generator error (%) | QEMU main loop ran / waited (%) | CPU books (%) |"

@@ -161,6 +161,10 @@ for v in $(csv_col "$TMP/summary.csv" variant); do
 done
 if [ -n "$VR" ]; then
 	check "report: names the verdict rate" grep -q "^\*\*$(echo "$VR" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta') pps\*\*" "$RUN/report.md"
+	# each value in its place: the knee note after the rate, the gates'
+	# thresholds from lab/lib/rules.tsv after their words
+	check "report: the verdict point's sentence has its gates' thresholds in place" \
+		grep -Eq "^\*\*[0-9,]+ pps\*\*( \([0-9.]+× the knee of [0-9,]+ pps\))?: the highest offered rate at which every (kernel )?variant's guest was saturated \(median idle ≤ $(awk -F'\t' '$1 == "gate.idle_pct" { print $2 }' "$LAB_TOP/lab/lib/rules.tsv") % of its CPU\), the flooder on target \(median within $(awk -F'\t' '$1 == "gate.gen_err_pct" { print $2 }' "$LAB_TOP/lab/lib/rules.tsv") % " "$RUN/report.md"
 else
 	check "report: says there is no verdict point" grep -q '^\*\*No verdict point' "$RUN/report.md"
 fi
