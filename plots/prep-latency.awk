@@ -12,6 +12,10 @@
 #   probe_loss                        lost probes (% of sent)
 #   tlat_p50, tlat_p99, tlat_max      timer lateness (µs)
 #   tlat_overruns                     timer periods skipped in the window
+#   probe_lost_net, probe_lost_socket, probe_lost_reply
+#                                     where the lost probes went: before
+#                                     the responder's socket, at it, after
+#                                     its read (lab/exp/rx/point.awk)
 
 # adds the metrics to prep.awk's met/src/mi; lat[i]: may be empty at a
 # point; bname[i]: the percentile's name in probe_lost_bounded
@@ -19,7 +23,8 @@ function lat_metrics(    n, i, mm, p) {
 	n = split("probe_p50:probe_p50_us:p50 probe_p99:probe_p99_us:p99 " \
 		"probe_p999:probe_p999_us:p999 probe_loss:probe_loss_pct: " \
 		"tlat_p50:tlat_p50_us: tlat_p99:tlat_p99_us: tlat_max:tlat_max_us: " \
-		"tlat_overruns:tlat_overruns:", mm, " ")
+		"tlat_overruns:tlat_overruns: probe_lost_net:probe_lost_net: " \
+		"probe_lost_socket:probe_lost_socket: probe_lost_reply:probe_lost_reply:", mm, " ")
 	for (i = 1; i <= n; i++) {
 		split(mm[i], p, ":")
 		met[++nm] = p[1]

@@ -114,15 +114,22 @@ function lat_rates_table(    j, pw) {
 	pw = periods_per_window()
 	print "### Every rate of the latency pass (medians over the repetitions)\n"
 	print "| Variant | Rate target | Probe p50 (µs) | Probe p99 (µs) | Probe loss (%) | " \
+	      "Lost probes: before the socket / at it / after the read | " \
 	      "Timer p99 (µs) | Timer max (µs) | Timer periods overslept" (pw == "" ? "" : " (of " pw ")") " |"
-	print "|---|---|---:|---:|---:|---:|---:|---:|"
+	print "|---|---|---:|---:|---:|---:|---:|---:|---:|"
 	for (j = 1; j <= nrr; j++)
 		if (R[j, "probe_p50_n"] + 0 > 0 || R[j, "probe_loss_n"] + 0 > 0)
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", R[j, "variant"],
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", R[j, "variant"],
 			target_name(R[j, "rate_target"]), usec(R[j, "probe_p50"], R[j, "probe_p50_b"]),
 			usec(R[j, "probe_p99"], R[j, "probe_p99_b"]),
 			R[j, "probe_loss"] == "" ? "–" : pct1(R[j, "probe_loss"]),
+			R[j, "probe_lost_socket"] == "" ? "–" : \
+			thou(R[j, "probe_lost_net"]) " / " thou(R[j, "probe_lost_socket"]) " / " \
+			thou(R[j, "probe_lost_reply"]),
 			usec(R[j, "tlat_p99"], 0), usec(R[j, "tlat_max"], 0),
 			R[j, "tlat_overruns"] == "" ? "–" : thou(R[j, "tlat_overruns"])
-	print ""
+	print "\nLost probes (medians of counts per point): before the responder's socket (the " \
+	      "tap, the guest NIC or the stack: the host's and the flood's share), dropped at " \
+	      "its socket (its receive buffer full), or read but not answered within the " \
+	      "timeout (late, or the reply lost).\n"
 }

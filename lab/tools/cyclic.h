@@ -26,6 +26,8 @@
  * above the sampler (CYCLIC_MAIN_PRIO) when the sampler is SCHED_FIFO:
  * as a normal task, in a livelocked guest (vanilla at 16 kpps, fixed
  * speed) it fell so far behind that a 3.5 s window held 2,042 periods.
+ * Even so the lag is not always small: once, in such a guest, the log
+ * trailed by ~420 ms at C (tests/e2e/20-lab.t bounds it by the warm-up).
  */
 #ifndef LAB_CYCLIC_H
 #define LAB_CYCLIC_H

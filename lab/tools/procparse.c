@@ -370,6 +370,36 @@ int read_net_snmp_udp(struct udp_stat *st)
 			      parse_net_snmp_udp(proc_buf, st));
 }
 
+int parse_net_udp_drops(const char *buf, unsigned int port, uint64_t *drops)
+{
+	uint64_t d, sum = 0;
+	unsigned int lport;
+	const char *p, *last;
+
+	if (!buf || !strstr(buf, "local_address") || !strstr(buf, "drops"))
+		return -1;
+	for (p = next_line(buf); p && *p; p = next_line(p)) {
+		/* "  sl: IP:PORT IP:PORT st ... drops", hex addresses */
+		if (sscanf(p, " %*u: %*x:%x", &lport) != 1)
+			return -1;
+		for (last = p; *p && *p != '\n'; p++)
+			if (p[0] == ' ' && p[1] != ' ' && p[1] != '\n' && p[1])
+				last = p + 1;
+		if (get_u64(&last, 10, &d))
+			return -1;
+		if (lport == port)
+			sum += d;
+	}
+	*drops = sum;
+	return 0;
+}
+
+int read_net_udp_drops(unsigned int port, uint64_t *drops)
+{
+	return READ_AND_PARSE("/proc/net/udp", false,
+			      parse_net_udp_drops(proc_buf, port, drops));
+}
+
 int read_softnet_stat(struct softnet_stat *st)
 {
 	return READ_AND_PARSE("/proc/net/softnet_stat", false,

@@ -59,6 +59,13 @@ int parse_softirqs(const char *buf, struct softirq_stat *st);
 int parse_net_dev(const char *buf, const char *ifname, struct netdev_stat *st);
 int parse_net_snmp_udp(const char *buf, struct udp_stat *st);
 int parse_softnet_stat(const char *buf, struct softnet_stat *st);
+/*
+ * /proc/net/udp: the drops of the sockets bound to local @port, summed
+ * (the last column: datagrams the kernel dropped at that socket, a full
+ * receive buffer among them).  0 if the table parses; no such socket is 0.
+ */
+int parse_net_udp_drops(const char *buf, unsigned int port, uint64_t *drops);
+int read_net_udp_drops(unsigned int port, uint64_t *drops);
 int parse_pid_stat(const char *buf, struct task_stat *st);
 int parse_pid_schedstat(const char *buf, uint64_t *run_ns);
 

@@ -50,6 +50,7 @@
 static const char *cfg_chan = "-";
 static const char *cfg_ifname = "eth0";
 static bool cfg_fifo;
+static int cfg_resp_port;
 /* the receiver's command name, when it publishes no counters (-R) */
 static const char *cfg_recv_comm = "udp_sink";
 /* key=value counters another receiver writes to a file (-x) */
@@ -73,12 +74,14 @@ static bool use_stdio;
 static void usage(void)
 {
 	printf("Usage: sampler [-c device|-] [-i ifname] [-s sink_counters]\n"
-	       "               [-r responder_counters] [-R comm] [-x file]\n"
+	       "               [-r responder_counters] [-P port] [-R comm] [-x file]\n"
 	       "               [-C interval_us [-F log]] [-b blast_counters] [-f]\n"
 	       "  -c path   channel to serve (default '-': stdin/stdout)\n"
 	       "  -i name   interface for nic_* counters (default eth0)\n"
 	       "  -s path   udp_sink's counter file (udp_sink -c)\n"
 	       "  -r path   responder's counter file (responder -c)\n"
+	       "  -P port   responder's UDP port: its socket's drops "
+	       "(resp_drops, /proc/net/udp)\n"
 	       "  -R comm   receiver's command name if it has no counter "
 	       "file (default udp_sink)\n"
 	       "  -x path   file of key=value counters added to every snapshot\n"
@@ -102,7 +105,7 @@ static void parse_opts(int argc, char **argv)
 	if (wants_help(argc, argv))
 		usage();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":b:C:c:F:fhi:R:r:s:x:")) != -1) {
+	while ((c = getopt(argc, argv, ":b:C:c:F:fhi:P:R:r:s:x:")) != -1) {
 		switch (c) {
 		case 'b':
 			blast_view.path = opt_path(c, optarg);
@@ -125,6 +128,9 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'i':
 			cfg_ifname = opt_ifname(c, optarg);
+			break;
+		case 'P':
+			cfg_resp_port = opt_int(c, optarg, 1, 65535);
 			break;
 		case 'R':
 			cfg_recv_comm = opt_path(c, optarg);
@@ -222,7 +228,7 @@ static void do_snap(struct strbuf *r, const char *tag)
 	struct udp_stat udp = { 0 };
 	struct softnet_stat sn = { 0 };
 	const struct sinkstat *ss, *rs;
-	uint64_t t_ns;
+	uint64_t t_ns, resp_drops;
 
 	t_ns = now_ns(CLOCK_MONOTONIC);
 	ss = sink_map(&sink_view);
@@ -254,6 +260,9 @@ static void do_snap(struct strbuf *r, const char *tag)
 	add_u64(r, "tlat_count", cfg_cyclic_us ? cyclic_count(cfg_cyclic_log) : 0);
 	rs = sink_map(&resp_view);
 	add_u64(r, "resp_packets", rs ? sinkstat_load(&rs->packets) : 0);
+	if (!cfg_resp_port || read_net_udp_drops(cfg_resp_port, &resp_drops))
+		resp_drops = 0;
+	add_u64(r, "resp_drops", resp_drops);
 	tx_snap(r, cfg_ifname, &blast_view);
 	add_extra(r);
 }

@@ -186,7 +186,7 @@ responder_nivcsw net_rx_softirqs net_tx_softirqs nic_rx_packets
 nic_rx_bytes nic_rx_dropped nic_rx_errors nic_tx_packets nic_tx_dropped
 udp_in udp_noports udp_inerrors udp_rcvbuferrors udp_out
 softnet_processed softnet_dropped softnet_squeezed sink_packets
-sink_bytes tlat_count resp_packets ksoftirqd1_run_ns
+sink_bytes tlat_count resp_packets resp_drops ksoftirqd1_run_ns
 ksoftirqd0_pcount ksoftirqd1_pcount ksoftirqd0_wakeups
 ksoftirqd1_wakeups blast_pid blast_threads blast_running blast_start_ns
 blast_end_ns blast_sent blast_errors blast_run_ns qdisc_n

@@ -76,6 +76,25 @@ sent=$(field sent "$(cat "$T/flood.out")")
 line=$(printf 'snap x\nquit\n' | "$OUT/sampler" -c - -i lo -r "$T/resp.cnt" | head -n 1)
 check "responder -c, sampler -r: resp_packets = datagrams sent ($(field resp_packets "$line") of $sent)" \
 	eval '[ -n "$sent" ] && [ "$(field resp_packets "$line")" = "$sent" ]'
+# sampler -P: the responder's socket drops from /proc/net/udp (its netns).
+# Held off the CPU, its socket overflows: what it read and what its socket
+# dropped add up to what was sent.
+snap_b() { printf 'snap x\nquit\n' | ip netns exec "$NS_B" "$OUT/sampler" -c - -i lo -r "$T/resp.cnt" -P 9101 | head -n 1; }
+line=$(snap_b)
+check "sampler -P: no socket drops while the responder keeps up ($(field resp_drops "$line"))" \
+	eval '[ "$(field resp_drops "$line")" = 0 ]'
+kill -STOP "${BG_PIDS[-1]}"
+ip netns exec "$NS_A" "$OUT/flood" -d 10.99.0.2 -p 9101 -r 2000 -t 1 -A "$T/allow" \
+	>"$T/flood2.out" 2>&1 || true
+kill -CONT "${BG_PIDS[-1]}"
+sleep 0.5
+sent2=$(field sent "$(cat "$T/flood2.out")")
+line2=$(snap_b)
+read2=$(( $(field resp_packets "$line2") - $(field resp_packets "$line") ))
+drops2=$(field resp_drops "$line2")
+check "sampler -P: responder stopped: read $read2 + socket drops $drops2 = sent $sent2, drops > 0" \
+	eval '[ -n "$sent2" ] && [ "$drops2" -gt 0 ] && [ $((read2 + drops2)) = "$sent2" ]'
+expect_exit 2 "sampler -P 0" "$OUT/sampler" -c - -P 0
 
 # ------------------------------------------------ the pair, for real
 if ! command -v iperf3 >/dev/null; then

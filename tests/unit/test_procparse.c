@@ -155,6 +155,33 @@ static void test_snmp(void)
 	      "snmp: header without values is an error");
 }
 
+/* /proc/net/udp as 6.12 prints it: lines padded to 127 columns */
+static const char fx_udp[] =
+	"   sl  local_address rem_address   st tx_queue rx_queue tr tm->when "
+	"retrnsmt   uid  timeout inode ref pointer drops            \n"
+	"  1: 00000000:2329 00000000:0000 07 00000000:00000000 00:00000000 "
+	"00000000     0        0 101 2 0000000000000000 37          \n"
+	"  2: 00000000:2328 00000000:0000 07 00000000:0003F000 00:00000000 "
+	"00000000     0        0 102 2 0000000000000000 912345      \n"
+	" 31: 0100007F:2329 00000000:0000 07 00000000:00000000 00:00000000 "
+	"00000000     0        0 103 2 0000000000000000 5\n";
+
+static void test_udp_drops(void)
+{
+	uint64_t d = 99;
+
+	check(!parse_net_udp_drops(fx_udp, 9001, &d) && d == 42,
+	      "net/udp: drops of port 9001's sockets summed (37 + 5)");
+	check(!parse_net_udp_drops(fx_udp, 9000, &d) && d == 912345,
+	      "net/udp: another port's drops apart");
+	check(!parse_net_udp_drops(fx_udp, 53, &d) && d == 0,
+	      "net/udp: no socket on the port: 0");
+	check(parse_net_udp_drops("sl local rem\n  1: junk\n", 9001, &d),
+	      "net/udp: a table without the drops column is an error");
+	check(parse_net_udp_drops("   sl  local_address drops\n  1: x\n", 9001, &d),
+	      "net/udp: a line that does not parse is an error");
+}
+
 static void test_softnet(void)
 {
 	struct softnet_stat st = { 0 };
@@ -370,6 +397,7 @@ int main(void)
 	test_softirqs();
 	test_net_dev();
 	test_snmp();
+	test_udp_drops();
 	test_softnet();
 	test_pid_stat();
 	test_comm_match();

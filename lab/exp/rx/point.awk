@@ -81,7 +81,7 @@ BEGIN {
 		"sent_total tap_tx_total tap_drop_total nic_rx_total nic_drop_total " \
 		"udp_in_total rcvbuf_err_total delivered_total window_s guest_window_s " \
 		"probe_sent probe_lost probe_loss_pct probe_p50_us probe_p90_us probe_p99_us " \
-		"probe_p999_us probe_max_us probe_lost_bounded " \
+		"probe_p999_us probe_max_us probe_lost_bounded probe_lost_net probe_lost_socket probe_lost_reply " \
 		"tlat_n tlat_p50_us tlat_p90_us tlat_p99_us tlat_p999_us tlat_max_us tlat_overruns " \
 		"tlat_head_overruns tlat_tail_overruns " \
 		"flood_sent_total loss_pct generator resp_rx_total starved starve_head_total starve_tail_total")
@@ -360,6 +360,15 @@ END {
 		lb = v["probe.lost_bounded"]
 		gsub(",", "+", lb)
 		r["probe_lost_bounded"] = lb
+		# where the lost probes went, over A..B (every probe of the
+		# point is in it): not read and not dropped at the responder's
+		# socket (the tap, the guest NIC or the stack before the
+		# socket: shared with the flood), dropped at its socket, or read
+		# and not answered within the timeout (late, or the reply lost)
+		sd = d("resp_drops", "A", "B")
+		r["probe_lost_socket"] = sd
+		r["probe_lost_net"] = v["probe.sent"] - r["resp_rx_total"] - sd
+		r["probe_lost_reply"] = r["resp_rx_total"] - (v["probe.sent"] - v["probe.lost"])
 		r["tlat_n"] = v["tlat.n"] + 0
 		r["tlat_overruns"] = v["tlat.overruns"] + 0
 		r["tlat_head_overruns"] = v["tlat.head_overruns"]
