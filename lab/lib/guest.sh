@@ -106,16 +106,20 @@ netns_check_isolated()
 }
 
 # Host-side counters of the tap, read inside the netns, with the host
-# time (ns) they were read at, and the netns's IP OutRequests (ip_out):
-# every packet the netns sent, iperf3's TCP control connection too.
+# time (ns) they were read at, the netns's IP OutRequests (ip_out: every
+# packet the netns sent, iperf3's TCP control connection too) and its
+# ICMP OutMsgs (icmp_out: the port unreachables the host sends the guest
+# for a reply that comes after latprobe closed its socket; they cross the
+# tap like the flood).
 tap_counters()
 {
 	local s=/sys/class/net/$LAB_TAP/statistics
 
 	in_ns sh -c "echo t_ns=\$(date +%s%N) tap_tx_packets=\$(cat $s/tx_packets) tap_tx_dropped=\$(cat $s/tx_dropped); cat /proc/net/snmp" |
 		awk 'NR == 1 { line = $0; next }
-		     $1 == "Ip:" && !h { for (i = 2; i <= NF; i++) col[$i] = i; h = 1; next }
-		     $1 == "Ip:" { line = line " ip_out=" $col["OutRequests"] }
+		     ($1 == "Ip:" || $1 == "Icmp:") && !h[$1] { for (i = 2; i <= NF; i++) col[$1, $i] = i; h[$1] = 1; next }
+		     $1 == "Ip:" { line = line " ip_out=" $col["Ip:", "OutRequests"] }
+		     $1 == "Icmp:" { line = line " icmp_out=" $col["Icmp:", "OutMsgs"] }
 		     END { print line }'
 }
 

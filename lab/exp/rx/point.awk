@@ -78,7 +78,7 @@ BEGIN {
 		"gen_err_pct gate_gen gate_idle clock_err_pct gate_clock host_ceiling_pps gate_host qemu_main_run_pct qemu_main_wait_pct " \
 		"qemu_vcpu_run_pct qemu_vcpu_wait_pct qemu_vcpu_blocked_pct qemu_other_run_pct qemu_other_wait_pct " \
 		"flood_run_pct flood_wait_pct flood_batch settle_s settle_idle " \
-		"sent_total tap_tx_total tap_drop_total nic_rx_total nic_drop_total " \
+		"sent_total tap_tx_total tap_drop_total host_icmp_total nic_rx_total nic_drop_total " \
 		"udp_in_total rcvbuf_err_total delivered_total window_s guest_window_s " \
 		"probe_sent probe_lost probe_loss_pct probe_p50_us probe_p90_us probe_p99_us " \
 		"probe_p999_us probe_max_us probe_lost_bounded probe_lost_net probe_lost_socket probe_lost_reply " \
@@ -199,6 +199,8 @@ function totals() {
 	r["sent_total"] = iperf3 ? d("ip_out", "tapA", "tapB") : v["flood.sent"] + v["probe.sent"]
 	r["tap_tx_total"] = d("tap_tx_packets", "tapA", "tapB")
 	r["tap_drop_total"] = d("tap_tx_dropped", "tapA", "tapB")
+	# ICMP errors the host sent the guest (late probe replies), tap_tx's too
+	r["host_icmp_total"] = d("icmp_out", "tapA", "tapB")
 	r["nic_rx_total"] = d("nic_rx_packets", "A", "B")
 	r["nic_drop_total"] = d("nic_rx_dropped", "A", "B") + d("softnet_dropped", "A", "B")
 	r["udp_in_total"] = d("udp_in", "A", "B")
