@@ -216,15 +216,21 @@ series_patches()
 		done
 }
 
-# Hash of everything that makes a variant's source: the patches of its
-# series directories, in order.
-variant_series_hash()
+# The patches of a variant, in git am order: its series directories' in
+# turn, each in the order of its series file.
+variant_patches()
 {
 	local d
 
 	for d in $(variant_series_dirs "$1"); do
 		series_patches "$d"
-	done | xargs -r cat | sha256sum | cut -c1-12
+	done
+}
+
+# Hash of everything that makes a variant's source: its patches, in order.
+variant_series_hash()
+{
+	variant_patches "$1" | xargs -r cat | sha256sum | cut -c1-12
 }
 
 # The pristine tree of a kernel version (6.12: build/linux, where the

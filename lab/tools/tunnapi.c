@@ -108,6 +108,13 @@ static int tun_attach(const char *name)
 	return fd;
 }
 
+/* Make the device of @fd persistent (@on) or not: exits on failure */
+static void set_persist(int fd, int on)
+{
+	if (ioctl(fd, TUNSETPERSIST, on))
+		error(1, errno, "TUNSETPERSIST %d %s", on, cfg_name);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -117,8 +124,7 @@ int main(int argc, char **argv)
 	fd = tun_attach(cfg_name);
 	switch (cfg_action) {
 	case ACT_CREATE:
-		if (ioctl(fd, TUNSETPERSIST, 1))
-			error(1, errno, "TUNSETPERSIST %s", cfg_name);
+		set_persist(fd, 1);
 		printf("tunnapi %s created\n", cfg_name);
 		break;
 	case ACT_HOLD:
@@ -127,8 +133,7 @@ int main(int argc, char **argv)
 		sleep(cfg_hold_s);
 		break;
 	case ACT_DELETE:
-		if (ioctl(fd, TUNSETPERSIST, 0))
-			error(1, errno, "TUNSETPERSIST 0 %s", cfg_name);
+		set_persist(fd, 0);
 		printf("tunnapi %s deleted\n", cfg_name);
 		break;
 	case ACT_NONE:
