@@ -5,7 +5,7 @@
 
 BUILD    := $(CURDIR)/build
 TOOLS    := $(BUILD)/tools
-INITRD   := $(BUILD)/initramfs.cpio.gz
+INITRD   := $(BUILD)/initramfs.cpio
 VARIANTS ?= $(shell awk '!/^[[:space:]]*(\#|$$)/ { print $$1 }' lab/kernel/variants)
 RUN      ?= $(lastword $(sort $(wildcard results/2*)))
 export DEBUG

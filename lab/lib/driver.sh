@@ -32,7 +32,7 @@
 . "$LAB_TOP/lab/lib/session.sh"
 
 TOOLS=$LAB_BUILD/tools
-INITRD=$LAB_BUILD/initramfs.cpio.gz
+INITRD=$LAB_BUILD/initramfs.cpio
 EXP_VCPUS=1
 
 # The guest's sampler snapshot <tag>, keys prefixed "<tag>.".  With
@@ -167,7 +167,7 @@ check_prereqs()
 {
 	local v
 
-	need_cmd ip virsh qemu-system-x86_64 taskset jq gzip cpio
+	need_cmd ip virsh qemu-system-x86_64 taskset jq cpio
 	for v in $VARIANTS; do
 		[ -f "$(kernel_dir "$v")/bzImage" ] ||
 			die "no kernel for $v at $(kernel_dir "$v")/bzImage: run 'make kernels'"
@@ -180,7 +180,7 @@ check_prereqs()
 # initramfs_has <file> <what>: the initramfs carries it, or it is older
 initramfs_has()
 {
-	gzip -dc "$INITRD" | cpio -t 2>/dev/null | grep -qx "$1" ||
+	cpio -t <"$INITRD" 2>/dev/null | grep -qx "$1" ||
 		die "$INITRD has no $2 (older initramfs): run 'make initramfs'"
 }
 

@@ -118,7 +118,7 @@ check "check-tree sees spin_trylock(root_lock) in vanilla+trylock's net_tx_actio
 check "make initramfs (with qdisc_setup, udp_blast, tx-init)" make -s -C "$LAB_TOP" initramfs
 in_initramfs()
 {
-	gzip -dc "$LAB_BUILD/initramfs.cpio.gz" | cpio -t 2>/dev/null | grep -qx "$1"
+	cpio -t <"$LAB_BUILD/initramfs.cpio" 2>/dev/null | grep -qx "$1"
 }
 for f in bin/qdisc_setup bin/udp_blast etc/tx-init; do
 	check "initramfs has $f" in_initramfs "$f"
