@@ -285,7 +285,8 @@ function points_table(    i) {
 	print ""
 	print "Gates: the guest saturated (median idle ≤ " num(rule("gate.idle_pct")) " %), the flooder " \
 	      "on target (median error within ±" num(rule("gate.gen_err_pct")) " %), the guest at its speed (at a fixed speed QEMU's TCG thread ran < 95 % " \
-	      "of the window, so it slept to stay in step with the host's clock; at native speed its vCPU " \
+	      "of the window, so it slept to stay in step with the host's clock, and the guest's window was within ±" \
+	      num(rule("gate.clock_err_pct")) " % of the host's; at native speed its vCPU " \
 	      "thread was blocked, neither running, runnable nor halted in an idle guest, at most " \
 	      num(rule("gate.vcpu_blocked_pct")) " % of the window) and the offered " \
 	      "rate within the host's delivery ceiling (the rate QEMU's main loop would move into " \
@@ -307,7 +308,7 @@ function gate_why(i,    s) {
 	if (!on_target(R[i, "gen_err"]))
 		s = s (s == "" ? "" : ", ") "generator"
 	if (!clock_kept(R[i, "gate_clock"]))
-		s = s (s == "" ? "" : ", ") "guest short of its speed"
+		s = s (s == "" ? "" : ", ") "guest did not keep its speed"
 	if (!host_delivers(R[i, "host_ceiling"], R[i, "offered"]))
 		s = s (s == "" ? "" : ", ") "host ceiling " thou(R[i, "host_ceiling"]) " pps"
 	return "fails: " s

@@ -65,9 +65,23 @@ kernel_ok()
 # callers if "fix"
 fake_tree()
 {
-	local dir=$1 lock=$2 fix=${3:-}
+	local dir=$1 lock=$2 fix=${3:-} runtime=${4:-50 * NSEC_PER_MSEC}
 
-	mkdir -p "$dir/net/core" "$dir/kernel"
+	mkdir -p "$dir/net/core" "$dir/kernel/sched"
+	# 6.12's fair deadline server (runtime "none": a 6.1 tree, without it)
+	if [ "$runtime" = none ]; then
+		echo 'static void update_curr_dl(struct rq *rq)' >"$dir/kernel/sched/deadline.c"
+	else
+		cat >"$dir/kernel/sched/deadline.c" <<C
+void dl_server_start(struct sched_dl_entity *dl_se)
+{
+	if (!dl_server(dl_se)) {
+		u64 runtime =  $runtime;
+		u64 period = 1000 * NSEC_PER_MSEC;
+	}
+}
+C
+	fi
 	if [ "$fix" = fix ]; then
 		cat >"$dir/kernel/softirq.c" <<C
 static bool ksoftirqd_running(unsigned long pending)
@@ -143,6 +157,24 @@ refuse "check-tree fails if vanilla has the fix" \
 	"vanilla: kernel/softirq.c has ksoftirqd_running" "$LAB_TOP/lab/kernel/check-tree" "$tmp/fix" vanilla
 check "check-tree accepts the fix in v6.1 and ksoftirqd-fix" \
 	bash -c "'$LAB_TOP/lab/kernel/check-tree' '$tmp/fix' v6.1 && '$LAB_TOP/lab/kernel/check-tree' '$tmp/fix' ksoftirqd-fix"
+
+# 6.12's fair deadline server: on (50 ms) everywhere but in
+# *+no-fair-server (0); a tree without it (6.1) has nothing to check
+fake_tree "$tmp/fs0" spin_lock "" 0
+fake_tree "$tmp/nofs" spin_lock "" none
+check "check-tree accepts the server off in vanilla+no-fair-server" \
+	"$LAB_TOP/lab/kernel/check-tree" "$tmp/fs0" vanilla+no-fair-server
+refuse "check-tree fails if vanilla+no-fair-server keeps the server's 50 ms" \
+	"the fair server starts with runtime '50 \* NSEC_PER_MSEC', not '0'" \
+	"$LAB_TOP/lab/kernel/check-tree" "$tmp/lock" vanilla+no-fair-server
+refuse "check-tree fails if vanilla starts the server with no runtime" \
+	"the fair server starts with runtime '0', not '50 \* NSEC_PER_MSEC'" \
+	"$LAB_TOP/lab/kernel/check-tree" "$tmp/fs0" vanilla
+refuse "check-tree fails if a tree without a fair server is to have it off" \
+	"no fair server in kernel/sched/deadline.c to disable" \
+	"$LAB_TOP/lab/kernel/check-tree" "$tmp/nofs" vanilla+no-fair-server
+check "check-tree accepts a tree without a fair server (6.1) for vanilla" \
+	"$LAB_TOP/lab/kernel/check-tree" "$tmp/nofs" vanilla
 
 # A patch that does not apply stops the build naming the patch.
 mkdir -p "$tmp/series-broken"

@@ -105,11 +105,19 @@ check "every row: delivered <= UDP InDatagrams <= NIC rx <= tap tx <= sent + the
 check "every row: the guest kept TSC as its clocksource" every_row '$c["clocksource"] == "tsc"'
 check "every row not starved: irq time was accounted (IRQ time accounting on)" \
 	every_row '$c["starved"] == 1 || $c["irqtime"] == 1'
-# clock_err_pct carries the two snapshots' latencies (up to ~300 ms of a
-# ~6 s point under icount, measured): a coarse check that the guest's
-# clock did not fall behind the host's, not a gate.
-check "every row: a fixed-speed guest kept its rate (gate_clock), its clock within 10 % of the host's over A..B" \
-	every_row '$c["gate_clock"] == 1 && $c["clock_err_pct"] != "" && $c["clock_err_pct"] + 0 <= 10 && $c["clock_err_pct"] + 0 >= -10'
+# The guest's clock against the host's: over A..B (clock_err_pct) and
+# over the window the rates come from (window_clock_err_pct), each with
+# its snapshots' latencies (up to ~300 ms of a ~6 s point, measured).  On
+# some hosts a guest that goes idle often (vanilla at 1-2 x the knee)
+# strays 10-35 % from the host's clock (README, "Accelerator and guest
+# speed"): such a row must be gated out.  At 6 x the knee, where the
+# verdict is taken, every guest not starved must keep its speed.
+check "every row not starved: gate_clock 0 where the guest's clock strayed > 10 % from the host's over the window" \
+	every_row '$c["starved"] == 1 || ($c["window_clock_err_pct"] != "" &&
+		($c["gate_clock"] == 0 || ($c["window_clock_err_pct"] + 0 <= 10 && $c["window_clock_err_pct"] + 0 >= -10)))'
+check "rows at $HI pps not starved: the guest kept its speed (gate_clock 1, clock within 10 % over A..B and the window)" \
+	every_row '$c["rate_target"] != '"$HI"' || $c["starved"] == 1 || ($c["gate_clock"] == 1 &&
+		$c["clock_err_pct"] != "" && $c["clock_err_pct"] + 0 <= 10 && $c["clock_err_pct"] + 0 >= -10)'
 check "params.json: speed icount:4, 62.5 M instructions/s, -icount shift=4,align=on,sleep=on, accel tcg" \
 	test "$(jq -r '[.speed, .guest_mips, .icount, .accel] | join(" ")' "$RUN/params.json")" = \
 	"icount:4 62.5 shift=4,align=on,sleep=on tcg"
@@ -122,6 +130,12 @@ check "starved rows: the receiver's reads before, in and after the window add up
 		(d = $c["starve_head_total"] + $c["delivered_pps"] * $c["guest_window_s"] + $c["starve_tail_total"] - $c["delivered_total"]) <= $c["guest_window_s"] && -d <= $c["guest_window_s"])'
 check "ksoftirqd-fix and threaded-napi never starve: the sampler runs beside the flood" \
 	every_row '$c["variant"] == "vanilla" || $c["starved"] == 0'
+# 6.12's fair deadline server (README, "Upstream's own code"): the
+# SCHED_FIFO sampler waited runnable through the starvation timeout
+check "starved rows: the SCHED_FIFO sampler waited runnable for most of A..B (sampler_wait_pct > 50)" \
+	every_row '$c["starved"] != 1 || $c["sampler_wait_pct"] + 0 > 50'
+check "ksoftirqd-fix and threaded-napi: the sampler waited runnable < 10 % of every window" \
+	every_row '$c["variant"] == "vanilla" || ($c["sampler_wait_pct"] != "" && $c["sampler_wait_pct"] + 0 < 10)'
 # The books: task run times + irq + idle + steal against the window.
 # They never count time twice, and closure_ok says whether they close
 # (+-3 %).  What they miss is the idle task's own time at each switch to
@@ -138,8 +152,10 @@ check "every row not starved: closure_ok = (|closure_pct| <= 3 %), the residual 
 		($c["closure_ok"] == ($c["closure_pct"] + 0 >= -3) || ($c["closure_pct"] + 0 > -3.05 && $c["closure_pct"] + 0 < -2.95))'
 check "every row not starved: the books miss at most 3 % + 300 µs per switch to idle" \
 	every_row '$c["starved"] == 1 || $c["closure_pct"] + 0 >= -3 - 0.03 * $c["idle_entries_ps"]'
-check "under icount too: every saturated row not starved (idle <= 2 %) closes its books within 3 %" \
-	every_row '$c["starved"] == 1 || $c["idle_cpu"] + 0 > 2 || $c["closure_ok"] == 1'
+# "seldom" by the switches themselves: one row 1.5 % idle switched to
+# idle 174 times a second and missed 283 µs at each (4.9 %)
+check "under icount too: every row not starved that seldom goes idle (< 50 switches/s) closes its books within 3 %" \
+	every_row '$c["starved"] == 1 || $c["idle_entries_ps"] + 0 >= 50 || $c["closure_ok"] == 1'
 check "every row not starved: the host's QEMU main loop, TCG thread and flooder figures are there" \
 	every_row '$c["starved"] == 1 || ($c["qemu_main_run_pct"] > 0 && $c["qemu_vcpu_run_pct"] > 0 && $c["flood_run_pct"] > 0)'
 check "every row not starved: the host could deliver the offered rate (ceiling >= offered)" \
@@ -420,12 +436,17 @@ check "raw round-trip times kept per latency point" \
 # sample or an overrun.
 tlat_stopped()
 {
-	local f
+	local f c d n=0
 
 	for f in "$RUN"/raw/*-tput-*.txt; do
-		[ "$(grep -o '\bC\.tlat_count=[0-9]*' "$f" | cut -d= -f2)" = \
-		  "$(grep -o '\bD\.tlat_count=[0-9]*' "$f" | cut -d= -f2)" ] || return 1
+		c=$(grep -o '\bC\.tlat_count=[0-9]*' "$f" | cut -d= -f2)
+		d=$(grep -o '\bD\.tlat_count=[0-9]*' "$f" | cut -d= -f2)
+		# a starved point may lack D (or both): it has no window
+		if [ -z "$c" ] || [ -z "$d" ]; then continue; fi
+		[ "$c" = "$d" ] || return 1
+		n=$((n + 1))
 	done
+	[ $n -gt 0 ]
 }
 check "the guest's timer probe took no sample in any throughput window" tlat_stopped
 # The samples of a window C..D span their boundaries exactly: P periods

@@ -5,6 +5,7 @@
 # Dumazet's fix, hands NET_RX to ksoftirqd/0 while v6.1-revert (the v6.5
 # revert, d15121be7485, applied) runs it in irq context; v6.1+threaded
 # (6.1's sysfs switch) runs it in the napi thread.  One short point each.
+# Then vanilla+no-fair-server, 6.12 without its fair deadline server.
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"
@@ -59,5 +60,24 @@ check "params.json records the tree of each variant's kernel" \
 	test "$(jq -r '.kernels["v6.1-revert"].tree' "$RUN/params.json")" = 6.1
 check "the guests' consoles are clean" \
 	bash -c "test -s '$RUN/health.txt' && ! grep -v '^ok' '$RUN/health.txt'"
+
+# 6.12's fair deadline server off (lab/ablations/no-fair-server): the
+# control for vanilla's starved SCHED_FIFO sampler at 6x the knee, which
+# e2e/20-lab shows; 6.1, without the server, does not starve it.
+NFS=$LAB_BUILD/test-runs/no-fair-server
+rm -rf "$NFS"
+check "make kernels VARIANTS=vanilla+no-fair-server" make -s -C "$LAB_TOP" kernels VARIANTS=vanilla+no-fair-server
+check "check-tree: the fair server starts with runtime 0 in vanilla+no-fair-server" \
+	bash -c "'$LAB_TOP/lab/kernel/check-tree' '$LAB_BUILD/v/vanilla+no-fair-server' vanilla+no-fair-server 2>&1 | grep -q \"fair server's runtime is 0 as expected\""
+refuse "check-tree refuses vanilla's tree under that name (the server on)" \
+	"the fair server starts with runtime '50 " "$LAB_TOP/lab/kernel/check-tree" "$LAB_BUILD/linux" vanilla+no-fair-server
+check "lab/run vanilla+no-fair-server, one point at 48000 pps" \
+	"$LAB_TOP/lab/run" -v vanilla+no-fair-server -r 48000 --lat-rates "" -n 1 -W 1 -w 2 -o "$NFS"
+check "vanilla+no-fair-server: the console says the server is off" \
+	bash -c "tr -d '\r' <'$NFS/guests/vanilla+no-fair-server-r1/console.log' | grep -q 'sched: fair server disabled (lab ablation)'"
+check "vanilla+no-fair-server at 48000 pps: not starved, NET_RX in irq context (> 25 %), the sampler waited < 10 %" \
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ n++; ok += $c["starved"] == 0 && $c["softirq_irqctx_cpu"] > 25 && $c["sampler_wait_pct"] != "" && $c["sampler_wait_pct"] < 10 }
+		END { exit !(n == 1 && ok == 1) }' "$NFS/points.csv"
 refuse "UPSTREAM must be 0 or 1" "UPSTREAM='2' must be 0 or 1" \
 	env UPSTREAM=2 "$LAB_TOP/lab/run" -o "$LAB_BUILD/test-runs/never"

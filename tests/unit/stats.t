@@ -101,6 +101,14 @@ sed 's/hostC.qemu_main_run_ns=0/& hostC.qemu_vcpu_run_ns=0 hostC.qemu_vcpu_wait_
 sed 's/hostD.qemu_vcpu_run_ns=1600000000/hostD.qemu_vcpu_run_ns=1400000000/' "$raw.nat" >"$raw.blocked"
 expect "point: native vCPU blocked 5 %: gate_clock 1; blocked 15 %: 0; icount: no blocked share" "5.0 1 15.0 0 |" \
 	"$(point "$raw.nat" | csv_col /dev/stdin qemu_vcpu_blocked_pct) $(point "$raw.nat" | csv_col /dev/stdin gate_clock) $(point "$raw.blocked" | csv_col /dev/stdin qemu_vcpu_blocked_pct) $(point "$raw.blocked" | csv_col /dev/stdin gate_clock) |$(point "$raw.fast" | csv_col /dev/stdin qemu_vcpu_blocked_pct)"
+# ... and kept its clock: a guest window 15 % shorter than the host's
+# (1.7 s of 2 s, the TCG thread with slack) fails; 5 % shorter and 2.5 %
+# longer pass (numbers, not strings: "2.50" sorts after "10")
+for t in 2700000000 2900000000 3050000000; do
+	sed "s/^D.t_ns=3000000000/D.t_ns=$t/" "$raw.fast" >"$raw.w$t"
+done
+expect "point: icount guest, window -15 % of the host's: gate_clock 0; -5 %: 1; +2.5 %: 1" "-15.00 0 -5.00 1 2.50 1" \
+	"$(for t in 2700000000 2900000000 3050000000; do point "$raw.w$t" | csv_col /dev/stdin window_clock_err_pct; point "$raw.w$t" | csv_col /dev/stdin gate_clock; done | xargs)"
 sed 's/tapA.tap_tx_packets=0/tapA.t_ns=0 &/; s/tapB.tap_tx_packets=25000/tapB.t_ns=4040000000 &/' "$raw" >"$raw.clk"
 expect "point: guest clock 4.00 s against the host's 4.04 s over A..B: -0.99 %" "-0.99" \
 	"$(point "$raw.clk" | csv_col /dev/stdin clock_err_pct)"
