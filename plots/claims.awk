@@ -254,8 +254,12 @@ function unjudgeable(need,    n, w, i, s) {
 }
 
 # Dumazet's claim holds over the overload region: every rate past
-# vanilla's peak at which both kernels pass the overload gates (with
-# pvan/pfix: past both controls' peaks, where all four pass).  Each
+# vanilla's peak at which both kernels pass the overload gates and
+# vanilla is in livelock (the median of its delivered rate over its own
+# peak below claim.mogul, Mogul's threshold): the claim is about a
+# receiver rescued from livelock, and a rate just past the knee, where
+# vanilla still delivers most of its peak, is not one (with pvan/pfix:
+# past both controls' peaks, both in livelock, where all four pass).  Each
 # such rate with a pair is judged by the rule (fewer than min_pairs()
 # pairs: inconclusive); the claim is judged at the worst of them (a failing rate before an inconclusive one,
 # then the lowest median ratio), with the mode of each repetition there:
@@ -282,6 +286,8 @@ function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc, vpk, i, t, jt, 
 		if (t <= vpk + 0 || !passes_gates(van) || !passes_gates(fix) ||
 		    (pvan != "" && (!passes_gates(pvan) || !passes_gates(pfix))))
 			continue
+		if (!livelocked(van) || (pvan != "" && !livelocked(pvan)))
+			continue
 		ratio(fix, "delivered_pps", van, "delivered_pps")
 		if (qn == 0)
 			continue
@@ -295,7 +301,8 @@ function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc, vpk, i, t, jt, 
 	}
 	if (w == "") {
 		why = "no rate past " van "'s peak (" thou(vpk) " pps) at which both kernels pass the " \
-		      "overload gates" (pvan != "" ? " (with " pvan " and " pfix ")" : "") ": no overload region"
+		      "overload gates" (pvan != "" ? " (with " pvan " and " pfix ")" : "") " and " van \
+		      " is in livelock (below " num(rule("claim.mogul")) " of its peak): no overload region"
 		out("dumazet", "inconclusive", claim, pub, why, "Inconclusive: " why ".")
 		return
 	}
@@ -328,12 +335,21 @@ function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc, vpk, i, t, jt, 
 	}
 	out("dumazet", status(j, g && sj), claim, pub, meas,
 	    lead(j, g && sj) "the rule is " fix "/" van " ≥ " num(rule("claim.dumazet")) "× with its " \
-	    "interval entirely past " num(rule("claim.dumazet")) ", at every rate of the overload region" \
+	    "interval entirely past " num(rule("claim.dumazet")) ", at every rate of the overload region " \
+	    "(past " van "'s peak, where it is in livelock)" \
 	    (j > 0 && !g ? "; but ksoftirqd/0 carries less than " num(rule("mech.thread_cpu_pct")) " % of the CPU" : "") \
 	    (j > 0 && g && !sj ? "; the receiver/ksoftirqd split is not within " num(rule("mech.split_lo_pct")) "–" \
 	     num(rule("mech.split_hi_pct")) " % (ratio " sprintf("%.2f–%.2f", split_lo(), split_hi()) \
 	     ") across its interval, or not measurable" : "") \
 	    "." caveat())
+}
+
+# v in livelock at the loaded rate: the median of its delivered rate over
+# its own peak below claim.mogul (a region, like the gates, is chosen by
+# medians; the claim is then judged by intervals)
+function livelocked(v) {
+	ratio(v, "delivered_pps", v, "peak")
+	return q_med != "" && q_med + 0 < rule("claim.mogul") + 0
 }
 
 # Dumazet's split gate as bounds on receiver/ksoftirqd

@@ -181,6 +181,29 @@ check "claims: an infinite ratio is written ∞, n=5" claim_says dumazet 'worst 
 expect_status "claims: 20x in each of 4 repetitions -> Dumazet inconclusive (n < 5)" dumazet inconclusive
 check "claims: the ratio is still shown, n=4" claim_says dumazet '20.00 \[20.00–20.00\] ([0-9]* % CI, n=4)'
 
+# Dumazet is judged where vanilla is in livelock: at 200k vanilla is past
+# its peak but still delivers 0.9 of it and the fix 1.5x (a rate just past
+# the knee); at 300k vanilla is at 0.02 of its peak and the fix 20x.
+just_past_knee()
+{
+	point_header
+	knee
+	rows vanilla 200000 delivered_pps=81000 recv_cpu=20 softirq_irqctx_cpu=60
+	rows ksoftirqd-fix 200000 delivered_pps=120000,125000,118000,122000,121000 recv_cpu=40 ksoftirqd_cpu=45
+	[ "${1:-}" = no-livelock ] && return
+	rows vanilla 300000 delivered_pps=2000 recv_cpu=3 softirq_irqctx_cpu=80
+	rows ksoftirqd-fix 300000 delivered_pps=40000 recv_cpu=40 ksoftirqd_cpu=45
+}
+just_past_knee >"$TMP/points.csv"
+expect_status "claims: 1.5x at 200k where vanilla keeps 0.9 of its peak, 20x in livelock -> Dumazet reproduced" \
+	dumazet reproduced
+check "claims: the region is the livelocked rate only (300k), 200k left out" \
+	claim_says dumazet 'over the overload region (300,000 pps), worst at 300,000 pps'
+just_past_knee no-livelock >"$TMP/points.csv"
+VRATE=200000 expect_status "claims: vanilla never in livelock -> Dumazet inconclusive, no overload region" \
+	dumazet inconclusive
+VRATE=200000 check "claims: ... saying why" claim_says dumazet 'is in livelock (below 0.5 of its peak): no overload region'
+
 # Dumazet: the ratio's interval across 2, short of 2, the gates
 {
 	point_header
