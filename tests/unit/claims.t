@@ -381,6 +381,24 @@ expect_status "abeni: ... the collapse at a rate where its guest idles 20 % is n
 } >"$TMP/points.csv"
 expect_status "abeni: peak at the top gated rate -> inconclusive" abeni inconclusive
 check "abeni: ... and says the rule would be 1 by construction" claim_says abeni '1 by construction'
+# a plateau: threaded-napi flat from 200k on, its highest point at the
+# top by 1 % (noise); its peak is where the plateau starts, within
+# claim.peak_tol (2 %) of the highest, so 300k is judged
+plateau()
+{
+	point_header
+	rows vanilla 100000 delivered_pps=90000 recv_cpu=30 softirq_irqctx_cpu=40
+	rows vanilla 300000 delivered_pps=2000 recv_cpu=3 softirq_irqctx_cpu=80
+	rows threaded-napi 100000 delivered_pps=50000
+	rows threaded-napi 200000 delivered_pps=90000 napi_cpu=45
+	rows threaded-napi 300000 delivered_pps="$1" napi_cpu=45
+}
+plateau 90900 >"$TMP/points.csv"
+expect_status "abeni: a plateau from 200k, 1 % higher at 300k -> its peak at 200k, reproduced" abeni reproduced
+check "abeni: ... judged past 200k" claim_says abeni 'past its peak (200,000 pps)'
+# 3 % higher is a rise, not noise: the peak stays at the top, refused
+plateau 92700 >"$TMP/points.csv"
+expect_status "abeni: 3 % higher at 300k -> its peak there, inconclusive" abeni inconclusive
 # Mogul: vanilla peaks at the verdict rate: refused likewise
 {
 	point_header
