@@ -100,7 +100,8 @@ function passes_gates(v, set) {
 # point's rate is the argmax of run-to-run noise (threaded-napi flat at
 # 14.5-14.65 k from 2 to 6 x the knee, highest at 6 x by 0.5-1 % in four
 # of six repetitions), and a peak at the top of the grid leaves no rate
-# past it to judge.
+# past it to judge.  Rate 0 (unlimited) is above every paced rate: it is
+# the peak's rate only when no paced rate comes within claim.peak_tol.
 function peak_rate(v,    r, a, n, t, i, lo) {
 	n = 0
 	for (r = 1; r <= maxrep; r++) {
@@ -109,11 +110,11 @@ function peak_rate(v,    r, a, n, t, i, lo) {
 		lo = ""
 		for (i = 1; i <= nrl; i++) {
 			t = rl[i]
-			if ((v, r, t) in D && D[v, r, t] >= (1 - rule("claim.peak_tol")) * peak[v, r] &&
+			if (t != 0 && (v, r, t) in D && D[v, r, t] >= (1 - rule("claim.peak_tol")) * peak[v, r] &&
 			    (lo == "" || t < lo))
 				lo = t
 		}
-		a[++n] = lo
+		a[++n] = lo == "" ? 0 : lo
 	}
 	return n ? median(a, n) : ""
 }

@@ -399,6 +399,14 @@ check "abeni: ... judged past 200k" claim_says abeni 'past its peak (200,000 pps
 # 3 % higher is a rise, not noise: the peak stays at the top, refused
 plateau 92700 >"$TMP/points.csv"
 expect_status "abeni: 3 % higher at 300k -> its peak there, inconclusive" abeni inconclusive
+# the unlimited stress point (rate 0) 0.5 % above the plateau: above
+# every paced rate, so the peak is the paced 200k, not "0"
+{
+	plateau 90500
+	rows threaded-napi 0 delivered_pps=91000 napi_cpu=45
+} >"$TMP/points.csv"
+check "abeni: an unlimited point within 2 % of the plateau is not its start" \
+	claim_says abeni 'past its peak (200,000 pps)'
 # Mogul: vanilla peaks at the verdict rate: refused likewise
 {
 	point_header
