@@ -40,9 +40,13 @@ PROBE_RATE=${PROBE_RATE:-200}
 PROBE_TIMEOUT=${PROBE_TIMEOUT:-1000}
 BURST_US=${BURST_US:-100}
 # auto: flood-idle at native speed, where QEMU's main loop needs the
-# shared core before the flooder; default at a fixed speed, where it has
-# ten times the headroom and a SCHED_IDLE flooder would starve behind any
-# other load on the host (a busy loop on core 0 cut it to 60 pps)
+# shared core before the flooder; qemu-fifo at a fixed speed, where the
+# guest's clock stands still while the main loop waits for that core
+# (it holds QEMU's global lock the vCPU needs, and it starts the clock
+# warp of a halted vCPU): SCHED_OTHER, guests lost up to 37 % of a
+# window at 0.5-1 x the knee.  Not flood-idle there: a SCHED_IDLE
+# flooder starves behind any other load on the host (a busy loop on
+# core 0 cut it to 60 pps).
 HOST_SCHED=${HOST_SCHED:-auto}
 SERIES=${SERIES:-0}
 BATCH=${BATCH:-32}
@@ -108,7 +112,8 @@ pass over --lat-rates (probes running).
                         $(helper_cpuset)): default (all SCHED_OTHER), flood-idle
                         (the flooder SCHED_IDLE), qemu-fifo (QEMU's main
                         loop and other non-vCPU threads SCHED_FIFO 1),
-                        auto (flood-idle at native speed, else default)
+                        auto (flood-idle at native speed, else
+                        qemu-fifo)
                         [$HOST_SCHED]
 USAGE
 	common_usage ""
@@ -293,7 +298,7 @@ check_opts()
 	in_range "$BATCH" 1 1024 || bad "batch '$BATCH' must be 1..1024 datagrams"
 	case $HOST_SCHED in
 	default|flood-idle|qemu-fifo) ;;
-	auto) HOST_SCHED=$([ "$SPEED" = native ] && echo flood-idle || echo default) ;;
+	auto) HOST_SCHED=$([ "$SPEED" = native ] && echo flood-idle || echo qemu-fifo) ;;
 	*) bad "host-sched '$HOST_SCHED' must be default, flood-idle, qemu-fifo or auto" ;;
 	esac
 	in_range "$RCVBUF" 0 1073741824 ||
