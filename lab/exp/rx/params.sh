@@ -40,13 +40,16 @@ PROBE_RATE=${PROBE_RATE:-200}
 PROBE_TIMEOUT=${PROBE_TIMEOUT:-1000}
 BURST_US=${BURST_US:-100}
 # auto: flood-idle at native speed, where QEMU's main loop needs the
-# shared core before the flooder; qemu-fifo at a fixed speed, where the
-# guest's clock stands still while the main loop waits for that core
-# (it holds QEMU's global lock the vCPU needs, and it starts the clock
-# warp of a halted vCPU): SCHED_OTHER, guests lost up to 37 % of a
-# window at 0.5-1 x the knee.  Not flood-idle there: a SCHED_IDLE
-# flooder starves behind any other load on the host (a busy loop on
-# core 0 cut it to 60 pps).
+# shared core before the flooder; default at a fixed speed.  There the
+# guest's clock stands still while the main loop waits for that core (it
+# holds the global lock the vCPU needs and starts the clock warp of a
+# halted vCPU), and guests lose up to 37 % of a window at 0.5-1 x the
+# knee: the clock gate removes those points.  qemu-fifo keeps most of
+# them (main loop wait 15 -> 2 %) but costs the flooder its target at
+# 2 x the knee, where core 0 is ~95 % busy and every packet then
+# preempts it (13 of 18 points off by up to 27 %), and a SCHED_IDLE
+# flooder starves behind any other load (a busy loop on core 0 cut it
+# to 60 pps).  README, "What the host does to the guest".
 HOST_SCHED=${HOST_SCHED:-auto}
 SERIES=${SERIES:-0}
 BATCH=${BATCH:-32}
@@ -113,7 +116,7 @@ pass over --lat-rates (probes running).
                         (the flooder SCHED_IDLE), qemu-fifo (QEMU's main
                         loop and other non-vCPU threads SCHED_FIFO 1),
                         auto (flood-idle at native speed, else
-                        qemu-fifo)
+                        default)
                         [$HOST_SCHED]
 USAGE
 	common_usage ""
@@ -298,7 +301,7 @@ check_opts()
 	in_range "$BATCH" 1 1024 || bad "batch '$BATCH' must be 1..1024 datagrams"
 	case $HOST_SCHED in
 	default|flood-idle|qemu-fifo) ;;
-	auto) HOST_SCHED=$([ "$SPEED" = native ] && echo flood-idle || echo qemu-fifo) ;;
+	auto) HOST_SCHED=$([ "$SPEED" = native ] && echo flood-idle || echo default) ;;
 	*) bad "host-sched '$HOST_SCHED' must be default, flood-idle, qemu-fifo or auto" ;;
 	esac
 	in_range "$RCVBUF" 0 1073741824 ||
