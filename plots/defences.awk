@@ -2,7 +2,8 @@
 # One sentence per setting variant (a livelock defence, lab/exp/rx/defences)
 # of a run, worded from its numbers against the kernel variant it boots:
 # the delivered rate as a ratio paired per repetition (lab/lib/stats.awk's
-# median and CI, the claims' rule) at the verdict rate, whether its guest
+# median and CI, the claims' rule; a point that failed its own gates
+# enters no pair) at the verdict rate, whether its guest
 # was saturated there (the kernels chose the rate), the receiver's CPU
 # and run delay there, the probe loss and the timer p99 of the latency
 # pass.  Input: points.csv.  Output: "variant<TAB>sentence" lines.
@@ -35,6 +36,7 @@ NR == 1 {
 		U[v, r] = $c["recv_cpu"]
 		W[v, r] = $c["recv_wait_pct"]
 		I[v, r] = $c["idle_cpu"]
+		G[v, r] = point_ok($c["gen_err_pct"], "gate_clock" in c ? $c["gate_clock"] : "")
 	}
 	if ($c["pass"] == "lat" && lrate != "" && t == lrate + 0) {
 		L[v, r] = $c["probe_loss_pct"]
@@ -59,7 +61,7 @@ function sentence(d,    k, r, q, n, m, s, u, uk) {
 	k = kern[d]
 	n = 0
 	for (r = 1; r <= maxrep; r++)
-		if ((d, r) in D && (k, r) in D && (D[k, r] > 0 || D[d, r] > 0))
+		if ((d, r) in D && (k, r) in D && G[d, r] && G[k, r] && (D[k, r] > 0 || D[d, r] > 0))
 			q[++n] = D[k, r] > 0 ? D[d, r] / D[k, r] : inf()
 	if (vrate == "")
 		return d ": no verdict point in this run, nothing to compare at."

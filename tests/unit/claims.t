@@ -435,6 +435,54 @@ check "dumazet: a mixed mode at the worst rate is counted, not hidden in a media
 	claim_says dumazet 'worst at 500,000 pps: 15.00.*NET_RX work in ksoftirqd/0 in 2 of 5'
 expect_status "dumazet: ... 15x there, ksoftirqd/0 at 5 % in the median -> partly" dumazet partly
 
+# A point that failed its own gates sets no peak and enters no pair:
+# threaded-napi's guest lost a third of its clock at 100k and read 150k
+# of 100k offered (gate_clock 0).  Counted, that is its peak and 300k
+# keeps 0.60 of it (not reproduced); left out, the peak is the plateau's
+# start at 200k and 300k keeps 0.91 (reproduced).
+clock_lost()
+{
+	point_header
+	rows vanilla 100000 delivered_pps=90000 recv_cpu=30 softirq_irqctx_cpu=40
+	rows vanilla 300000 delivered_pps=2000 recv_cpu=3 softirq_irqctx_cpu=80
+	rows threaded-napi 100000 delivered_pps=150000 gate_clock="$1"
+	rows threaded-napi 200000 delivered_pps=99000 napi_cpu=45
+	rows threaded-napi 300000 delivered_pps=90000 napi_cpu=45
+}
+clock_lost 1 >"$TMP/points.csv"
+expect_status "own gates: a 150k peak at 100k that kept its clock -> Abeni not reproduced" abeni not-reproduced
+clock_lost 0 >"$TMP/points.csv"
+expect_status "own gates: the same point off its clock (gate_clock 0) sets no peak -> Abeni reproduced" \
+	abeni reproduced
+check "own gates: ... judged past 200k, 0.91" claim_says abeni 'past its peak (200,000 pps).*0.91'
+# a repetition whose points up to the peak all failed their own gates
+# has only a lower bound of its peak: left out of Abeni's ratio (a lower
+# peak would only help it, n=4), kept in Mogul's (it can only hurt it)
+{
+	point_header
+	rows vanilla 100000 delivered_pps=90000 gate_clock=1,1,1,1,0 recv_cpu=30 softirq_irqctx_cpu=40
+	rows vanilla 300000 delivered_pps=2000 recv_cpu=3 softirq_irqctx_cpu=80
+	rows threaded-napi 100000 delivered_pps=50000 gate_clock=1,1,1,1,0
+	rows threaded-napi 200000 delivered_pps=99000 gate_clock=1,1,1,1,0 napi_cpu=45
+	rows threaded-napi 300000 delivered_pps=90000 napi_cpu=45
+} >"$TMP/points.csv"
+check "own gates: threaded-napi's repetition 5 has no point up to its peak: left out (n=4)" \
+	claim_says abeni '0.91 \[0.91–0.91\] ([0-9]* % CI, n=4)'
+check "own gates: vanilla's repetition 5, its peak a lower bound (2,000): kept in Mogul's ratio (n=5)" \
+	claim_says mogul '0.02 \[0.02–1\.00\] (94 % CI, n=5)'
+# the fix's repetition 5 at 300k 20.8 % short of its target (a rate
+# whose median passes): its pair is left out, n=4 of 5, inconclusive
+{
+	point_header
+	rows vanilla 100000 delivered_pps=90000 recv_cpu=30 softirq_irqctx_cpu=40
+	rows vanilla 300000 delivered_pps=2000 recv_cpu=3 softirq_irqctx_cpu=80
+	rows ksoftirqd-fix 100000 delivered_pps=95000
+	rows ksoftirqd-fix 300000 delivered_pps=40000 gen_err_pct=0,0,0,0,-20.8 recv_cpu=40 ksoftirqd_cpu=45
+} >"$TMP/points.csv"
+check "own gates: a fix point 20.8 % off its target leaves its pair out (n=4)" \
+	claim_says dumazet '20.00 \[20.00–20.00\] ([0-9]* % CI, n=4)'
+expect_status "own gates: ... 4 pairs of 5 judge nothing -> Dumazet inconclusive" dumazet inconclusive
+
 # One threshold is one line of lab/lib/rules.tsv: the verdict and the
 # words follow it, in the claims and in a real run's report.
 rules_with()	# rules_with <name> <value>: a copy of the table with one line changed
