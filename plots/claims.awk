@@ -62,12 +62,15 @@ NR == 1 {
 	# every throughput point, for load_rate(); its rates, for the claims
 	# judged over a region of the curve
 	ROW[v, r, t] = $0
-	# a point that failed its own gates sets no peak (lab/lib/stats.awk)
+	# a point that failed its own gates enters no pair (lab/lib/stats.awk);
+	# it bounds a peak from below if it only lost time (peak_point())
 	if (point_ok($c["gen_err_pct"], "gate_clock" in c ? $c["gate_clock"] : "")) {
-		if (!((v, r) in peak) || d > peak[v, r])
-			peak[v, r] = d
 		D[v, r, t] = d
-	}
+		peak_point("D", v, r, t, d)
+		peak_point("P", v, r, t, d)
+	} else if (point_ok($c["gen_err_pct"], "") && "window_clock_err_pct" in c &&
+		   $c["window_clock_err_pct"] != "" && $c["window_clock_err_pct"] + 0 < 0)
+		peak_point("P", v, r, t, d * (1 + $c["window_clock_err_pct"] / 100))
 	if (!(t in is_rate)) {
 		is_rate[t] = 1
 		rl[++nrl] = t
@@ -97,24 +100,39 @@ function passes_gates(v, set) {
 		med(v, "offered_pps", set))
 }
 
-# The median over the repetitions of the rate at which v peaked: in each
-# repetition the lowest rate whose delivered rate is within
+# Peak candidates, in two sets.  "D": the points that passed their own
+# gates.  "P": those, and a point on target whose guest lost time (its
+# window shorter than the host's, gate_clock 0) at its rate per host
+# second: delivered x (1 + window_clock_err_pct / 100), what the slowed
+# guest read in the host's window, a lower bound of what the fixed-speed
+# guest would have read.  A lower bound of a peak serves a claim that
+# delivered / peak is low (Mogul, the livelock test of Dumazet's region):
+# it can only raise the ratio; Abeni's, that the ratio stays high, takes
+# "D" only.  PV[set, v, r, t] is a candidate, PK[set, v, r] the highest.
+function peak_point(set, v, r, t, d) {
+	PV[set, v, r, t] = d
+	if (!((set, v, r) in PK) || d > PK[set, v, r])
+		PK[set, v, r] = d
+}
+
+# The median over the repetitions of the rate at which v peaked (in
+# "set"): in each repetition the lowest rate whose candidate is within
 # claim.peak_tol of that repetition's highest.  On a plateau the highest
 # point's rate is the argmax of run-to-run noise (threaded-napi flat at
 # 14.5-14.65 k from 2 to 6 x the knee, highest at 6 x by 0.5-1 % in four
 # of six repetitions), and a peak at the top of the grid leaves no rate
 # past it to judge.  Rate 0 (unlimited) is above every paced rate: it is
 # the peak's rate only when no paced rate comes within claim.peak_tol.
-function peak_rate(v,    r, a, n, t, i, lo) {
+function peak_rate(v, set,    r, a, n, t, i, lo) {
 	n = 0
 	for (r = 1; r <= maxrep; r++) {
-		if (!((v, r) in peak))
+		if (!((set, v, r) in PK))
 			continue
 		lo = ""
 		for (i = 1; i <= nrl; i++) {
 			t = rl[i]
-			if (t != 0 && (v, r, t) in D && D[v, r, t] >= (1 - rule("claim.peak_tol")) * peak[v, r] &&
-			    (lo == "" || t < lo))
+			if (t != 0 && (set, v, r, t) in PV &&
+			    PV[set, v, r, t] >= (1 - rule("claim.peak_tol")) * PK[set, v, r] && (lo == "" || t < lo))
 				lo = t
 		}
 		a[++n] = lo == "" ? 0 : lo
@@ -122,22 +140,18 @@ function peak_rate(v,    r, a, n, t, i, lo) {
 	return n ? median(a, n) : ""
 }
 
-# A repetition's peak is known when it kept a point at or below the
-# variant's peak rate (peak_rate(), over its repetitions): one whose
-# points there all failed their own gates has only its overload points
-# left, and their highest is a lower bound of its peak (vanilla's
-# repetition 5 on one host: 4k-16k off their clock, 740 pps at 4 x the
-# knee).  A lower bound serves a claim that delivered / peak is low
-# (Mogul, the livelock test of Dumazet's region): it can only raise the
-# ratio.  It does not serve Abeni's, that the ratio stays high: there
-# such a repetition is left out.
-function peak_known(v, r,    i, t, tp) {
-	if (!((v, r) in peak))
+# A repetition's peak (in "set") is known when it has a candidate at or
+# below the variant's peak rate: one whose points there all failed their
+# own gates has only its overload points left, and their highest is no
+# peak (vanilla's repetition 5 in one run: 4k-16k off their clock, 241
+# pps at 4 and 6 x the knee, delivered / "peak" 1).
+function peak_known(v, r, set,    i, t, tp) {
+	if (!((set, v, r) in PK))
 		return 0
-	tp = peak_rate(v) + 0
+	tp = peak_rate(v, set) + 0
 	for (i = 1; i <= nrl; i++) {
 		t = rl[i]
-		if ((v, r, t) in D && (t == 0 ? tp == 0 : t <= tp || tp == 0))
+		if ((set, v, r, t) in PV && (t == 0 ? tp == 0 : t <= tp || tp == 0))
 			return 1
 	}
 	return 0
@@ -164,7 +178,9 @@ function caveat() {
 
 # ratio(num_v, num_k, den_v, den_k, set): the per-repetition ratio of
 # V[num_v, r, num_k] over V[den_v, r, den_k] (set "V"), or of L[...]
-# (set "L"), or over peak[den_v, r] (den_k "peak"); fills q[1..qn] and
+# (set "L"), or over den_v's peak in repetition r (den_k "peak": a lower
+# bound allowed, peak_point(); a repetition whose peak is not known is
+# left out); fills q[1..qn] and
 # returns "median [lo–hi]" with q_med, q_lo, q_hi, q_cov set.  A zero
 # denominator under a positive numerator is +∞ (the strongest livelock,
 # a receiver that got nothing, stays in the ratio); 0/0 says nothing and
@@ -184,9 +200,9 @@ function ratio(nv_, nk, dv_, dk, set,    r, a, b, n) {
 				continue
 			a = V[nv_, r, nk]
 			if (dk == "peak") {
-				if (!((dv_, r) in peak))
+				if (!peak_known(dv_, r, "P"))
 					continue
-				b = peak[dv_, r]
+				b = PK["P", dv_, r]
 			} else if ((dv_, r, "variant") in V && point_ok(V[dv_, r, "gen_err_pct"], V[dv_, r, "gate_clock"]))
 				b = V[dv_, r, dk]
 			else
@@ -317,9 +333,9 @@ function dumazet(    claim, pub, why, meas, j, g, sp, sj, k, rc, vpk, i, t, jt, 
 		    (why ~ /^not measured/ ? "Not measured in this run." : "Inconclusive: " why "."))
 		return
 	}
-	vpk = peak_rate(van)
-	if (pvan != "" && peak_rate(pvan) + 0 > vpk + 0)
-		vpk = peak_rate(pvan)
+	vpk = peak_rate(van, "P")
+	if (pvan != "" && peak_rate(pvan, "P") + 0 > vpk + 0)
+		vpk = peak_rate(pvan, "P")
 	w = ""
 	ok = ""
 	for (i = 1; i <= nrl; i++) {
@@ -425,7 +441,7 @@ function abeni(    claim, pub, why, meas, j, g, tp, i, t, r, n, lo, ok, x) {
 		    (why ~ /^not measured/ ? "Not measured in this run." : "Inconclusive: " why "."))
 		return
 	}
-	tp = peak_rate(napi)
+	tp = peak_rate(napi, "D")
 	ok = ""
 	delete lo
 	for (i = 1; i <= nrl; i++) {
@@ -435,8 +451,8 @@ function abeni(    claim, pub, why, meas, j, g, tp, i, t, r, n, lo, ok, x) {
 			continue
 		ok = ok (ok == "" ? "" : ", ") thou(t)
 		for (r = 1; r <= maxrep; r++)
-			if ((napi, r, t) in D && peak_known(napi, r) && peak[napi, r] > 0) {
-				x = D[napi, r, t] / peak[napi, r]
+			if ((napi, r, t) in D && peak_known(napi, r, "D") && PK["D", napi, r] > 0) {
+				x = D[napi, r, t] / PK["D", napi, r]
 				if (!(r in lo) || x < lo[r])
 					lo[r] = x
 			}
@@ -499,7 +515,7 @@ function mogul(    claim, pub, why, meas, j, g, s, ns) {
 		    (why ~ /^not measured/ ? "Not measured in this run." : "Inconclusive: " why "."))
 		return
 	}
-	vpeak_t = peak_rate(van)
+	vpeak_t = peak_rate(van, "P")
 	if (vrate + 0 <= vpeak_t + 0) {
 		why = van " peaks at " thou(vpeak_t) " pps, not below the verdict rate " thou(vrate) \
 		      " pps: its delivered rate there over its own peak would be 1 by construction, " \
