@@ -63,6 +63,8 @@ refuse "unknown guest speed" "speed 'fast' must be native or icount:N with N = 1
 refuse "icount shift out of range" "speed 'icount:11' must be native or icount:N with N = 1..10" run --speed icount:11
 refuse "a fixed speed under KVM" "speed 'icount:4' needs TCG \(QEMU's -icount\): use --speed native with --accel kvm" \
 	run --speed icount:4 -a kvm
+# an empty grid is no rate, not the unlimited point (a rate of 0)
+refuse "an empty grid" "no rate given" run --grid ""
 refuse "a grid multiple that is not a number" "grid multiple 'x' must be a number in \(0, 1000\]" run --grid "1 x"
 refuse "a knee of zero" "knee '0' must be 1..10000000 pps" run --knee 0
 refuse "a starvation timeout of zero" "starve '0' must be 1..600 seconds" run --starve 0

@@ -221,6 +221,8 @@ grid_rates()
 	local knee=$1
 
 	shift
+	# no multiples, no rates (not one rate of 0, the unlimited point)
+	[ $# -gt 0 ] || return 0
 	printf '%s\n' "$@" | awk -v k="$knee" '{ printf "%s%.0f", (NR > 1 ? " " : ""), k * $1 } END { print "" }'
 }
 
