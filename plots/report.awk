@@ -226,7 +226,8 @@ function claims(    i, a) {
 	print "One rule decides every verdict (plots/claims.awk): a claim is a ratio and a " \
 	      "threshold; the ratio is taken per repetition, pairing numbers of the same repetition " \
 	      "(a point off its own generator target by more than " num(rule("gate.point_gen_err_pct")) \
-	      " % or off its clock enters no pair and sets no peak), " \
+	      " % or off its clock enters no pair and sets no peak; a guest that only lost time bounds " \
+	      "its peak from below at its rate per host second), " \
 	      "and the confidence interval of its median is set against the threshold. Entirely past " \
 	      "it: the claim holds, and is *reproduced* if its mechanism gates hold too (the work " \
 	      "visibly in ksoftirqd/0 or the napi threads, ≥ " num(rule("mech.thread_cpu_pct")) " % of the CPU; for the livelock, " \
