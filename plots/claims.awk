@@ -65,7 +65,6 @@ NR == 1 {
 	# a point that failed its own gates enters no pair (lab/lib/stats.awk);
 	# it bounds a peak from below if it only lost time (peak_point())
 	if (point_ok($c["gen_err_pct"], "gate_clock" in c ? $c["gate_clock"] : "")) {
-		D[v, r, t] = d
 		peak_point("D", v, r, t, d)
 		peak_point("P", v, r, t, d)
 	} else if (point_ok($c["gen_err_pct"], "") && "window_clock_err_pct" in c &&
@@ -108,7 +107,9 @@ function passes_gates(v, set) {
 # guest would have read.  A lower bound of a peak serves a claim that
 # delivered / peak is low (Mogul, the livelock test of Dumazet's region):
 # it can only raise the ratio; Abeni's, that the ratio stays high, takes
-# "D" only.  PV[set, v, r, t] is a candidate, PK[set, v, r] the highest.
+# "D" only.  PV[set, v, r, t] is a candidate (PV["D", ...]: the delivered
+# rates of the points that pass their own gates, the ones pairs are
+# made of), PK[set, v, r] the highest.
 function peak_point(set, v, r, t, d) {
 	PV[set, v, r, t] = d
 	if (!((set, v, r) in PK) || d > PK[set, v, r])
@@ -124,6 +125,10 @@ function peak_point(set, v, r, t, d) {
 # past it to judge.  Rate 0 (unlimited) is above every paced rate: it is
 # the peak's rate only when no paced rate comes within claim.peak_tol.
 function peak_rate(v, set,    r, a, n, t, i, lo) {
+	# the input is read: one value per (set, v), asked for at every rate
+	# and repetition (peak_known())
+	if ((set, v) in PR)
+		return PR[set, v]
 	n = 0
 	for (r = 1; r <= maxrep; r++) {
 		if (!((set, v, r) in PK))
@@ -137,7 +142,7 @@ function peak_rate(v, set,    r, a, n, t, i, lo) {
 		}
 		a[++n] = lo == "" ? 0 : lo
 	}
-	return n ? median(a, n) : ""
+	return PR[set, v] = n ? median(a, n) : ""
 }
 
 # A repetition's peak (in "set") is known when it has a candidate at or
@@ -451,8 +456,8 @@ function abeni(    claim, pub, why, meas, j, g, tp, i, t, r, n, lo, ok, x) {
 			continue
 		ok = ok (ok == "" ? "" : ", ") thou(t)
 		for (r = 1; r <= maxrep; r++)
-			if ((napi, r, t) in D && peak_known(napi, r, "D") && PK["D", napi, r] > 0) {
-				x = D[napi, r, t] / PK["D", napi, r]
+			if (("D", napi, r, t) in PV && peak_known(napi, r, "D") && PK["D", napi, r] > 0) {
+				x = PV["D", napi, r, t] / PK["D", napi, r]
 				if (!(r in lo) || x < lo[r])
 					lo[r] = x
 			}
@@ -493,8 +498,8 @@ function rises(    r, t, n, tl, i, a, m, prev, s) {
 		m = 0
 		delete a
 		for (r = 1; r <= maxrep; r++)
-			if ((van, r, t) in D)
-				a[++m] = D[van, r, t]
+			if (("D", van, r, t) in PV)
+				a[++m] = PV["D", van, r, t]
 		if (!m)
 			continue
 		m = median(a, m)
