@@ -90,8 +90,12 @@ function saturated(idle_median) {
 }
 
 function on_target(gen_err_median) {
-	return gen_err_median != "" && gen_err_median + 0 <= rule("gate.gen_err_pct") && \
-	       gen_err_median + 0 >= -rule("gate.gen_err_pct")
+	return gen_err_median != "" && within(gen_err_median, rule("gate.gen_err_pct"))
+}
+
+# |x| <= bound
+function within(x, bound) {
+	return x + 0 <= bound + 0 && x + 0 >= -bound
 }
 
 # The host's gates (lab/exp/rx/point.awk), over the same repetitions: a
@@ -119,9 +123,8 @@ function host_delivers(ceiling_median, offered_median) {
 # one point a few % off is at its rate's load (a busy loop beside the
 # flooder put 6 of 18 points at 6 x the knee 1-4.5 % off, one -20 %).
 # No target (the unlimited point) passes.
-function point_ok(gen_err, gate_clock,    g) {
-	g = rule("gate.point_gen_err_pct")
-	return (gen_err == "" || (gen_err + 0 <= g && gen_err + 0 >= -g)) && clock_kept(gate_clock)
+function point_ok(gen_err, gate_clock) {
+	return (gen_err == "" || within(gen_err, rule("gate.point_gen_err_pct"))) && clock_kept(gate_clock)
 }
 
 # every gate of a (variant, rate) from its medians
