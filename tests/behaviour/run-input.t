@@ -76,6 +76,7 @@ printf '%s\t%s\t%s\n' ok+x vanilla sysctl:net.core.netdev_budget=64 \
 	bad+setting vanilla sysctl:net.core.nope=1 \
 	bad+value vanilla sysctl:net.core.netdev_budget_usecs=2000 \
 	bad+policy threaded-napi sched:napi=idle:1 \
+	bad+slice ksoftirqd-fix sched:slice=50000 \
 	bad+form vanilla sock:busy_poll >"$defences"
 drun()
 {
@@ -89,6 +90,8 @@ refuse "a value the kernel refuses (netdev_budget_usecs below 2 jiffies)" \
 	"setting 'sysctl:net.core.netdev_budget_usecs=2000': the kernel takes 8000\.\.2147483647" drun -v bad+value
 refuse "a scheduling policy the lab does not set" "setting 'sched:napi=idle:1': the kernel takes fifo" \
 	drun -v bad+policy
+refuse "a slice below 6.12's 0.1 ms clamp" "setting 'sched:slice=50000': the kernel takes 100000\.\.100000000" \
+	drun -v bad+slice
 refuse "a setting without a value" "setting 'sock:busy_poll' is not kind:name=value" drun -v bad+form
 refuse "an unknown variant names the setting variants too" "unknown variant 'nope' \(known: .*ok\+x" \
 	drun -v nope
@@ -120,9 +123,9 @@ defences_of_612()
 	v=" $(variants_after --defences all) "
 	echo "--defences all:$v" >>"$T_LOG"
 	case $v in *" vanilla+busy-poll "*) ;; *) return 1 ;; esac
-	case $v in *v6.1*) return 1 ;; esac
+	case $v in *v6.1*|*+slice*) return 1 ;; esac
 }
-check "--defences all: the 6.12 defences, not 6.1's v6.1+threaded" defences_of_612
+check "--defences all: the 6.12 defences, not 6.1's v6.1+threaded nor the slice ablation" defences_of_612
 check "--upstream adds v6.1-revert, v6.1 and v6.1+threaded" \
 	test "$(variants_after -v vanilla --upstream | tr -s ' ')" = "vanilla v6.1-revert v6.1 v6.1+threaded"
 check "nothing created by any of the above" nothing_created

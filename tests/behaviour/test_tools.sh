@@ -154,6 +154,33 @@ expect_exit 2 "udp_sink -o with an unknown option" "$OUT/udp_sink" -o nope=1
 expect_exit 2 "udp_sink -o prefer_busy_poll=2 (0..1)" "$OUT/udp_sink" -o prefer_busy_poll=2
 expect_exit 2 "schedset without -p" "$OUT/schedset" -c napi/
 expect_exit 2 "schedset -p fifo -r 0 (fifo needs 1..99)" "$OUT/schedset" -c napi/ -p fifo -r 0
+expect_exit 2 "schedset -s 99999 (below 6.12's 0.1 ms clamp)" "$OUT/schedset" -c napi/ -s 99999
+expect_exit 2 "schedset -s 100000001 (above the 100 ms clamp)" "$OUT/schedset" -c napi/ -s 100000001
+expect_exit 2 "schedset -s with -p fifo (a slice is SCHED_OTHER's)" "$OUT/schedset" -c napi/ -p fifo -r 1 -s 3000000
+# On a task of its own, named so that no other task matches: the slice
+# (6.12 and later: sched_attr.sched_runtime of a SCHED_OTHER task) is set
+# and read back; the policy path names the task too.
+cp "$(command -v sleep)" "$T/lab-slice-prb"
+"$T/lab-slice-prb" 30 &
+BG_PIDS+=($!)
+prb=$!
+rc=0
+"$OUT/schedset" -c lab-slice-prb -p other >"$T/out" 2>&1 || rc=$?
+check "schedset -p other: one line for its task, with pid and comm, ok" \
+	eval '[ $rc = 0 ] && [ "$(cat "$T/out")" = "lab: set sched:lab-slice-prb=other:0 readback=other:0 pid=$prb comm=lab-slice-prb ok" ]'
+host_kver=$(uname -r | awk -F. '{ printf "%d", $1 * 1000 + $2 }')
+if [ "$host_kver" -lt 6012 ]; then
+	skip "schedset -s sets and reads back a custom slice" "host kernel $(uname -r) has no custom slices (6.12+)"
+else
+	rc=0
+	"$OUT/schedset" -c lab-slice-prb -l slice -s 3000000 >"$T/out" 2>&1 || rc=$?
+	check "schedset -s sets and reads back a custom slice" \
+		eval '[ $rc = 0 ] && [ "$(cat "$T/out")" = "lab: set sched:slice=3000000 readback=3000000 pid=$prb comm=lab-slice-prb ok" ]'
+fi
+rc=0
+"$OUT/schedset" -c lab-no-such-tsk -l slice -s 3000000 >"$T/out" 2>"$T/err" || rc=$?
+check "schedset -s with no matching task: a FAIL line, exit 1" \
+	eval '[ $rc = 1 ] && grep -q "^lab: set sched:slice=3000000 readback=none FAIL" "$T/out"'
 # refused before /dev/net/tun is opened: no tun device on this host
 expect_exit 2 "tunnapi without an action" "$OUT/tunnapi" tun0
 expect_exit 2 "tunnapi -p -d (one action)" "$OUT/tunnapi" -p -d tun0

@@ -264,6 +264,8 @@ check_opts()
 	all)
 		for v in $(known_setting_variants); do
 			[ "$(variant_tree "$(variant_kernel "$v")")" = 6.12 ] || continue
+			# a scheduler ablation, not a defence
+			! variant_settings "$v" | grep -q '^sched:slice=' || continue
 			case " $VARIANTS " in
 			*" $v "*) ;;
 			*) VARIANTS="$VARIANTS $v" ;;
