@@ -27,8 +27,9 @@ END {
 	      "code (v6.1-revert: the v6.5 revert d15121be7485 applied; v6.1: Eric Dumazet's fix " \
 	      "as 6.1 ships it; v6.1+threaded: threaded NAPI through its sysfs switch), " \
 	      (vrate == "" ? "with no verdict rate in this run." : "at the run's verdict rate, " vrate " pps.") \
-	      " 6.1 schedules with CFS, 6.12 with EEVDF: a difference in the receiver/ksoftirqd " \
-	      "split is the scheduler's first.\n"
+	      " 6.1 schedules with CFS, 6.12 with EEVDF; a difference in the receiver/ksoftirqd " \
+	      "split is first a difference in cost per packet (README: CFS's 3 ms turn on 6.12, " \
+	      "the +slice3ms variants, moves nothing).\n"
 	print "| Claim | 6.12, forward port | 6.1, upstream code | Same verdict |"
 	print "|---|---|---|---|"
 	for (i = 1; i <= n; i++) {

@@ -79,5 +79,13 @@ check "vanilla+no-fair-server at 48000 pps: not starved, NET_RX in irq context (
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ n++; ok += $c["starved"] == 0 && $c["softirq_irqctx_cpu"] > 25 && $c["sampler_wait_pct"] != "" && $c["sampler_wait_pct"] < 10 }
 		END { exit !(n == 1 && ok == 1) }' "$NFS/points.csv"
+# The scheduler ablation's slice (sched:slice, README's 6.1 section) is
+# 6.12's: 6.1's CFS has no per-task slice, reads back 0, and the run stops
+# at the guest's refusal rather than measure a setting that did not take.
+printf '%s\t%s\t%s\n' v6.1+slice3ms v6.1 sched:slice=3000000 >"$LAB_BUILD/test-runs/defences-6.1"
+refuse "a 6.1 guest refuses an EEVDF slice, and the run stops" \
+	"the guest refused sched:slice=3000000: sched:slice=3000000 readback=0 pid=[0-9]+ comm=ksoftirqd/0 FAIL" \
+	env LAB_DEFENCES_FILE="$LAB_BUILD/test-runs/defences-6.1" "$LAB_TOP/lab/run" -v v6.1+slice3ms -r 16000 \
+	--lat-rates "" -n 1 -W 1 -w 2 -o "$LAB_BUILD/test-runs/slice-6.1"
 refuse "UPSTREAM must be 0 or 1" "UPSTREAM='2' must be 0 or 1" \
 	env UPSTREAM=2 "$LAB_TOP/lab/run" -o "$LAB_BUILD/test-runs/never"
