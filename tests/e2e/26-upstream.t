@@ -82,6 +82,7 @@ check "vanilla+no-fair-server at 48000 pps: not starved, NET_RX in irq context (
 # The scheduler ablation's slice (sched:slice, README's 6.1 section) is
 # 6.12's: 6.1's CFS has no per-task slice, reads back 0, and the run stops
 # at the guest's refusal rather than measure a setting that did not take.
+rm -rf "$LAB_BUILD/test-runs/slice-6.1"
 printf '%s\t%s\t%s\n' v6.1+slice3ms v6.1 sched:slice=3000000 >"$LAB_BUILD/test-runs/defences-6.1"
 refuse "a 6.1 guest refuses an EEVDF slice, and the run stops" \
 	"the guest refused sched:slice=3000000: sched:slice=3000000 readback=0 pid=[0-9]+ comm=ksoftirqd/0 FAIL" \
