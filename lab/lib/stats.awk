@@ -115,7 +115,8 @@ function host_delivers(ceiling_median, offered_median) {
 # One point's own generator and clock gates (a repetition, not a median):
 # a point that fails them enters no pair (plots/claims.awk,
 # plots/defences.awk) and sets no peak, but for a guest that only lost
-# time, whose rate per host second bounds it from below (claims.awk).  A rate's gates are judged on its medians, so one
+# time, whose rate per host second bounds it from below (claims.awk).  A
+# rate's gates are judged on its medians, so one
 # repetition can fail them inside a rate that passes (the fix at 2 x the
 # knee: flooder -20.8 %, guest clock +26.5 %), and a guest that lost a
 # third of its clock reads more than it was offered, a peak no curve has.

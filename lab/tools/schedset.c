@@ -164,15 +164,13 @@ static bool set_slice(pid_t pid, const char *comm)
 	int err = 0;
 	bool ok;
 
+	/* from what the kernel has (its nice value kept; nice 0 if unread) */
+	syscall(SYS_sched_getattr, pid, &attr, sizeof(attr), 0);
+	attr.size = sizeof(attr);
 	attr.sched_policy = SCHED_OTHER;
+	attr.sched_flags = 0;
+	attr.sched_priority = 0;
 	attr.sched_runtime = cfg_slice_ns;
-	if (syscall(SYS_sched_getattr, pid, &attr, sizeof(attr), 0) == 0) {
-		/* keep its nice value, set the policy and the slice */
-		attr.sched_policy = SCHED_OTHER;
-		attr.sched_flags = 0;
-		attr.sched_priority = 0;
-		attr.sched_runtime = cfg_slice_ns;
-	}
 	if (syscall(SYS_sched_setattr, pid, &attr, 0))
 		err = errno;
 	memset(&attr, 0, sizeof(attr));
