@@ -397,6 +397,20 @@ check "soak: each receiver was sampled along the window (>= 4 samples each)" \
 check "soak: a stationarity verdict per variant, copied into the sweep and its report" \
 	bash -c "grep -qE '^soak ksoftirqd-fix: (stationary|NOT stationary): ' '$SWEEP/soak.txt' &&
 		grep -qE '^soak vanilla: (stationary|NOT stationary): ' '$SWEEP/soak.txt' && grep -q '^## Soak' '$SWEEP/report.md'"
+# The progress line names each variant's own samples' median (it once
+# read the alphabetically last .series file: vanilla's, for every variant)
+soak_progress_medians()
+{
+	local v want got
+
+	for v in vanilla ksoftirqd-fix; do
+		want=$(sed -n "s/^soak $v: [A-Za-z ]*: \([0-9]*\) pps median over .*/\1/p" "$SWEEP/soak.txt")
+		got=$(sed -n "s/^soak: \[[0-9]\/2\] $v soak at [0-9]*: .*, \([0-9]*\) pps median of the samples .*/\1/p" "$T_LOG" | tail -1)
+		echo "soak $v: progress line $got pps, soak.txt $want pps" >>"$T_LOG"
+		[ -n "$want" ] && [ "$got" = "$want" ] || return 1
+	done
+}
+check "soak: each progress line gives that variant's median of the samples (soak.txt's)" soak_progress_medians
 refuse "soak: a sweep without a verdict rate is refused" "no verdict rate|not a finished sweep" \
 	"$LAB_TOP/lab/soak" --sweep "$LAB_BUILD" -v vanilla -w 10
 refuse "soak: --speed is refused (the sweep's speed is used)" "runs at its sweep's guest speed" \

@@ -38,17 +38,7 @@ exp_guest()
 exp_progress()
 {
 	echo "delivered $(last_row_col delivered_pps) pps over the window," \
-		"$(series_median "$(last_series)" | cut -d' ' -f1) pps median of the samples"
-}
-
-last_series()
-{
-	local f last=/dev/null
-
-	for f in "$RUN"/raw/*.series; do
-		[ -f "$f" ] && last=$f
-	done
-	echo "$last"
+		"$(series_median "$RUN/raw/$VARIANT-r$REP-tput-$RATES.series" | cut -d' ' -f1) pps median of the samples"
 }
 
 # The median delivered rate over a series file's samples: "pps n".
