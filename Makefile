@@ -23,9 +23,9 @@ tools:
 kernels: deps
 	@lab/kernel/build $(VARIANTS)
 
-# The initramfs takes gen_init_cpio from the kernel tree.
+# The initramfs takes gen_init_cpio from the kernel tree (lab/guest/mkinitramfs
+# builds vanilla, which extracts it, when there is none yet).
 initramfs: tools
-	@test -f $(BUILD)/linux/usr/gen_init_cpio.c || lab/kernel/build vanilla
 	@lab/guest/mkinitramfs $(TOOLS) $(INITRD)
 
 run: initramfs
@@ -55,7 +55,9 @@ soak: kernels initramfs
 	@lab/soak $(SOAK_OPTS)
 
 clean:
-	rm -rf $(BUILD)/out $(BUILD)/kernels $(TOOLS) $(INITRD)
+	rm -rf $(TOOLS) $(INITRD)
 
+# distclean also removes the kernel trees and kernels every clone shares
+# ($LAB_KBUILD, lab/lib/lib.sh); ccache stays
 distclean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) "$$(bash -c '. lab/lib/lib.sh && echo "$$LAB_KBUILD"')"

@@ -163,6 +163,19 @@ write_params()
 		die "cannot write $RUN/params.json"
 }
 
+# The kernels are shared by every clone (LAB_KBUILD): a variant's kernel
+# is this clone's when its info stamp has this clone's series and config
+# fragments
+kernel_is_ours()
+{
+	local k info
+
+	k=$(variant_kernel "$1")
+	info=$(kernel_dir "$1")/info
+	[ "$(sed -n 's/^series_hash=//p' "$info")" = "$(variant_series_hash "$k")" ] &&
+		[ "$(sed -n 's/^fragments_hash=//p' "$info")" = "$(fragments_hash "$k")" ]
+}
+
 check_prereqs()
 {
 	local v
@@ -171,6 +184,8 @@ check_prereqs()
 	for v in $VARIANTS; do
 		[ -f "$(kernel_dir "$v")/bzImage" ] ||
 			die "no kernel for $v at $(kernel_dir "$v")/bzImage: run 'make kernels'"
+		kernel_is_ours "$v" ||
+			die "the kernel at $(kernel_dir "$v") was built from other patches or config fragments than this clone's (another clone's, or before a change): run 'make kernels'"
 	done
 	[ -x "$TOOLS/chanctl" ] || die "$TOOLS/chanctl missing: run 'make tools'"
 	[ -f "$INITRD" ] || die "$INITRD missing: run 'make initramfs'"

@@ -10,6 +10,14 @@ LAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LAB_BUILD=${LAB_BUILD:-$LAB_TOP/build}
 LAB_RESULTS=${LAB_RESULTS:-$LAB_TOP/results}
 LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/livelock-lab}
+# The kernel trees, the variants' work trees and objects, the built
+# kernels: outside the clone, beside ccache, so a fresh clone (CI's) finds
+# them built; lab/run boots one only if it was built from this clone's
+# series and config fragments (check_prereqs, lab/lib/driver.sh)
+LAB_KBUILD=${LAB_KBUILD:-$LAB_CACHE/kbuild}
+# The locks are the machine's: the netns, tap and vCPU core have fixed
+# names and places, and the kernels are shared by every clone
+LAB_LOCKS=${LAB_LOCKS:-$LAB_CACHE/locks}
 LAB_VARIANTS_FILE=${LAB_VARIANTS_FILE:-$LAB_TOP/lab/kernel/variants}
 LAB_DEFENCES_FILE=${LAB_DEFENCES_FILE:-$LAB_TOP/lab/exp/rx/defences}
 # every gate and claim threshold, for rule() of lab/lib/stats.awk
@@ -233,15 +241,34 @@ variant_series_hash()
 	variant_patches "$1" | xargs -r cat | sha256sum | cut -c1-12
 }
 
-# The pristine tree of a kernel version (6.12: build/linux, where the
-# initramfs takes gen_init_cpio from; others build/linux-<version>)
+# The pristine tree of a kernel version (6.12: $LAB_KBUILD/linux, where
+# the initramfs takes gen_init_cpio from; others linux-<version>)
 tree_dir()
 {
 	if [ "$1" = 6.12 ]; then
-		echo "$LAB_BUILD/linux"
+		echo "$LAB_KBUILD/linux"
 	else
-		echo "$LAB_BUILD/linux-$1"
+		echo "$LAB_KBUILD/linux-$1"
 	fi
+}
+
+# The config fragments of a variant's kernel, in merge order: the guest's,
+# its tree's own where its Kconfig needs more, and with DEBUG=1 the
+# debug options
+config_fragments()
+{
+	local t
+
+	t=$LAB_TOP/lab/kernel/guest-$(variant_tree "$1").config
+	echo "$LAB_TOP/lab/kernel/guest.config"
+	[ ! -f "$t" ] || echo "$t"
+	[ "${DEBUG:-0}" = 0 ] || echo "$LAB_TOP/lab/kernel/debug.config"
+}
+
+# Hash of a variant's config fragments (stamped into its kernel's info)
+fragments_hash()
+{
+	config_fragments "$1" | xargs cat | sha256sum | cut -c1-12
 }
 
 # Elapsed seconds as m:ss.
@@ -260,11 +287,11 @@ take_lab_lock()
 {
 	local name=$1 fd
 
-	mkdir -p "$LAB_BUILD/locks"
-	exec {fd}>>"$LAB_BUILD/locks/$name.lock"
+	mkdir -p "$LAB_LOCKS"
+	exec {fd}>>"$LAB_LOCKS/$name.lock"
 	flock -n "$fd" ||
-		die "another lab run or kernel build is in progress (lock $LAB_BUILD/locks/$name.lock held by $(cat "$LAB_BUILD/locks/$name.who" 2>/dev/null || echo '?'))"
-	echo "pid $$: $LAB_PROG ${*:2}" >"$LAB_BUILD/locks/$name.who"
+		die "another lab run or kernel build is in progress (lock $LAB_LOCKS/$name.lock held by $(cat "$LAB_LOCKS/$name.who" 2>/dev/null || echo '?'))"
+	echo "pid $$: $LAB_PROG ${*:2} (in $LAB_TOP)" >"$LAB_LOCKS/$name.who"
 	LAB_LOCK_FDS="${LAB_LOCK_FDS:-} $fd"
 }
 

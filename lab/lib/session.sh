@@ -48,7 +48,7 @@ variant_cmdline()
 
 kernel_dir()
 {
-	echo "$LAB_BUILD/kernels/$(variant_kernel "$1")$([ "$DEBUG" = 1 ] && echo -debug)"
+	echo "$LAB_KBUILD/kernels/$(variant_kernel "$1")$([ "$DEBUG" = 1 ] && echo -debug)"
 }
 
 # lab_set=<setting>,... for a setting variant's guest (lab/guest/init)

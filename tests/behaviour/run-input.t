@@ -131,7 +131,28 @@ check "--upstream adds v6.1-revert, v6.1 and v6.1+threaded" \
 check "nothing created by any of the above" nothing_created
 
 refuse "missing kernel" "no kernel for vanilla at .*: run 'make kernels'" \
-	env LAB_BUILD="$tmp/empty-build" "$LAB_TOP/lab/run" -o "$rundir" -v vanilla
+	env LAB_KBUILD="$tmp/empty-kbuild" "$LAB_TOP/lab/run" -o "$rundir" -v vanilla
+# The kernels are shared by every clone: one built from other patches or
+# other config fragments (another clone's) is not booted.
+fake_kernel()
+{
+	mkdir -p "$tmp/kb-$1/kernels/vanilla"
+	: >"$tmp/kb-$1/kernels/vanilla/bzImage"
+	printf 'series_hash=%s\nfragments_hash=%s\n' "$2" "$3" >"$tmp/kb-$1/kernels/vanilla/info"
+}
+fake_kernel series 0123456789ab "$(fragments_hash vanilla)"
+fake_kernel config "$(variant_series_hash vanilla)" 0123456789ab
+fake_kernel ours "$(variant_series_hash vanilla)" "$(fragments_hash vanilla)"
+for k in series config; do
+	refuse "a kernel built from other $k than this clone's" \
+		"built from other patches or config fragments than this clone's.*run 'make kernels'" \
+		env LAB_KBUILD="$tmp/kb-$k" "$LAB_TOP/lab/run" -o "$rundir" -v vanilla
+done
+# ... while this clone's passes that check and stops at the next (no
+# tools in an empty build directory)
+refuse "a kernel with this clone's series and fragments stamps is taken (the run stops at the tools)" \
+	"chanctl missing" env LAB_KBUILD="$tmp/kb-ours" LAB_BUILD="$tmp/empty-build" \
+	"$LAB_TOP/lab/run" -o "$rundir" -v vanilla
 refuse "not root" "lab/run needs root" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$LAB_TOP/lab/run" -o "$rundir"
 
@@ -150,10 +171,10 @@ refuse "libvirt absent" "'virsh' not found: run 'make deps' first" \
 check "nothing created by missing kernel, not root, no libvirt" nothing_created
 
 # A second lab while one holds the lock.
-mkdir -p "$LAB_BUILD/locks"
+mkdir -p "$LAB_LOCKS"
 # One process holds both locks, so killing it frees them.
 (
-	exec 8>>"$LAB_BUILD/locks/run.lock" 9>>"$LAB_BUILD/locks/kernels.lock"
+	exec 8>>"$LAB_LOCKS/run.lock" 9>>"$LAB_LOCKS/kernels.lock"
 	flock 8 && flock 9 && exec sleep 30
 ) &
 holder=$!
@@ -164,7 +185,7 @@ refuse "a kernel build while a lab runs" "another lab run or kernel build is in 
 kill "$holder" 2>/dev/null
 wait "$holder" 2>/dev/null
 check "the locks are free once the holder is gone" \
-	flock -n "$LAB_BUILD/locks/run.lock" flock -n "$LAB_BUILD/locks/kernels.lock" true
+	flock -n "$LAB_LOCKS/run.lock" flock -n "$LAB_LOCKS/kernels.lock" true
 check "nothing created by the locked-out run" nothing_created
 
 # The variant order of repetition r is williams r-1.  A design is balanced

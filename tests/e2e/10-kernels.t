@@ -12,7 +12,7 @@ set -u
 # each variant's branch lives in its own work tree
 vtree()
 {
-	echo "$LAB_BUILD/v/$1"
+	echo "$LAB_KBUILD/v/$1"
 }
 
 patch_ids_of_series()
@@ -50,7 +50,7 @@ branch_is_series()
 
 kernel_ok()
 {
-	local d=$LAB_BUILD/kernels/$1
+	local d=$LAB_KBUILD/kernels/$1
 
 	file "$d/bzImage" | grep -q 'Linux kernel x86 boot executable' &&
 		grep -qx "variant=$1" "$d/info" &&
@@ -111,11 +111,11 @@ for v in $(known_variants); do
 	check "$v: branch is base + exactly the commits of its series" branch_is_series "$v"
 done
 check "vanilla: no commit on top of the pristine tree" \
-	test "$(git -C "$(vtree vanilla)" rev-parse vanilla)" = "$(git -C "$LAB_BUILD/linux" rev-parse base)"
+	test "$(git -C "$(vtree vanilla)" rev-parse vanilla)" = "$(git -C "$LAB_KBUILD/linux" rev-parse base)"
 check "the pristine tree stays on base, unmodified" \
-	test -z "$(git -C "$LAB_BUILD/linux" status --porcelain -uno)"
+	test -z "$(git -C "$LAB_KBUILD/linux" status --porcelain -uno)"
 check "the 6.1 tree stays on base, unmodified" \
-	test -z "$(git -C "$LAB_BUILD/linux-6.1" status --porcelain -uno)"
+	test -z "$(git -C "$LAB_KBUILD/linux-6.1" status --porcelain -uno)"
 # one config per tree: the same fragment on each tree's defconfig
 same_config_per_tree()
 {
@@ -124,15 +124,15 @@ same_config_per_tree()
 	for t in $(for v in $(known_variants); do variant_tree "$v"; done | sort -u); do
 		for v in $(known_variants); do
 			[ "$(variant_tree "$v")" != "$t" ] ||
-				sed -n 's/^config_hash=//p' "$LAB_BUILD/kernels/$v/info"
+				sed -n 's/^config_hash=//p' "$LAB_KBUILD/kernels/$v/info"
 		done | sort -u | wc -l | grep -qx 1 || return 1
 	done
 }
 check "every variant of a tree has the same config (6.12; 6.1)" same_config_per_tree
 check "v6.1: built from linux-source-6.1 (info: tree, base_version 6.1.x)" \
-	bash -c "grep -qx 'tree=6.1' '$LAB_BUILD/kernels/v6.1/info' && grep -q '^base_version=6\.1\.[0-9]*\$' '$LAB_BUILD/kernels/v6.1-revert/info'"
+	bash -c "grep -qx 'tree=6.1' '$LAB_KBUILD/kernels/v6.1/info' && grep -q '^base_version=6\.1\.[0-9]*\$' '$LAB_KBUILD/kernels/v6.1-revert/info'"
 check "v6.1: what 6.1 lacks of the guest config is stamped (config_missing)" \
-	grep -q '^config_missing=' "$LAB_BUILD/kernels/v6.1/info"
+	grep -q '^config_missing=' "$LAB_KBUILD/kernels/v6.1/info"
 
 refuse "make kernels VARIANTS=nope names the known variants" \
 	"unknown variant 'nope' \(known: vanilla ksoftirqd-fix threaded-napi" \
@@ -202,8 +202,8 @@ refuse "a patch that does not apply stops the build with its name" \
 	"broken: patch .*0001-broken.patch does not apply" \
 	env LAB_VARIANTS_FILE="$tmp/variants" "$LAB_TOP/lab/kernel/build" broken
 check "a failed variant leaves no branch behind" \
-	bash -c "! git -C '$LAB_BUILD/v/broken' rev-parse -q --verify refs/heads/broken"
-rm -rf "$LAB_BUILD/v/broken" "$LAB_BUILD/kernels/broken"
+	bash -c "! git -C '$LAB_KBUILD/v/broken' rev-parse -q --verify refs/heads/broken"
+rm -rf "$LAB_KBUILD/v/broken" "$LAB_KBUILD/kernels/broken"
 
 # checkpatch --strict on every patch the lab carries: nothing but "Unknown
 # commit id" (a tree made from a tarball cannot resolve upstream ids).
@@ -211,7 +211,7 @@ checkpatch_clean()
 {
 	local out rc=0
 
-	out=$(cd "$LAB_BUILD/linux" && perl scripts/checkpatch.pl --strict --no-tree -q "$@" 2>&1) || rc=$?
+	out=$(cd "$LAB_KBUILD/linux" && perl scripts/checkpatch.pl --strict --no-tree -q "$@" 2>&1) || rc=$?
 	printf '%s\n' "$out" >>"$T_LOG"
 	# -q says nothing about a clean patch
 	{ [ -z "$out" ] && [ $rc = 0 ]; } && return 0
@@ -230,7 +230,7 @@ done
 cptmp=$(mktemp -d)
 sed '0,/^+[^+]/s/^+\([^+].*\)$/+\1  /' "$(ls "$LAB_TOP"/series-threaded-napi/0003-*.patch)" >"$cptmp/0001-blanks.patch"
 check "checkpatch_clean refuses a patch with trailing whitespace" \
-	bash -c "$(declare -f checkpatch_clean); T_LOG=/dev/null LAB_BUILD='$LAB_BUILD'; ! checkpatch_clean --ignore MISSING_SIGN_OFF '$cptmp/0001-blanks.patch'"
+	bash -c "$(declare -f checkpatch_clean); T_LOG=/dev/null LAB_KBUILD='$LAB_KBUILD'; ! checkpatch_clean --ignore MISSING_SIGN_OFF '$cptmp/0001-blanks.patch'"
 rm -rf "$cptmp"
 
 # The optional poll-loop fix (not a default variant) still applies on
@@ -245,4 +245,4 @@ check "lab/ablations/napi-yield applies on top of threaded-napi" \
 # Each variant's work tree shares the pristine files by hard link; the
 # files its patches change are its own.
 check "variant work trees do not write through to the pristine tree" \
-	bash -c "git -C '$LAB_BUILD/linux' diff --quiet base && ! cmp -s '$LAB_BUILD/linux/kernel/softirq.c' '$LAB_BUILD/v/ksoftirqd-fix/kernel/softirq.c'"
+	bash -c "git -C '$LAB_KBUILD/linux' diff --quiet base && ! cmp -s '$LAB_KBUILD/linux/kernel/softirq.c' '$LAB_KBUILD/v/ksoftirqd-fix/kernel/softirq.c'"

@@ -183,9 +183,9 @@ done
 tmp=$(mktemp -d)
 mkdir "$tmp/series-w1bad"
 sed 's/^DEFINE_PER_CPU(struct task_struct \*, ksoftirqd);$/&\nstatic const int lab_w1_unused = 1;/' \
-	"$LAB_BUILD/linux/kernel/softirq.c" >"$tmp/softirq.c"
+	"$LAB_KBUILD/linux/kernel/softirq.c" >"$tmp/softirq.c"
 (cd "$tmp" && diff -u --label a/kernel/softirq.c --label b/kernel/softirq.c \
-	"$LAB_BUILD/linux/kernel/softirq.c" softirq.c >series-w1bad/0001-w1bad.patch) || true
+	"$LAB_KBUILD/linux/kernel/softirq.c" softirq.c >series-w1bad/0001-w1bad.patch) || true
 echo 0001-w1bad.patch >"$tmp/series-w1bad/series"
 printf 'vanilla\nw1bad\t%s\n' "$tmp/series-w1bad" >"$tmp/variants"
 w1_refused()
@@ -193,13 +193,13 @@ w1_refused()
 	local out rc=0
 
 	out=$(LAB_VARIANTS_FILE="$tmp/variants" "$LAB_TOP/lab/kernel/check-series" \
-		-c "$LAB_BUILD/kernels/vanilla/config" w1bad 2>&1) || rc=$?
+		-c "$LAB_KBUILD/kernels/vanilla/config" w1bad 2>&1) || rc=$?
 	printf '%s\n' "$out" >>"$T_LOG"
 	[ $rc != 0 ] && grep -q 'w1bad: 0001-w1bad.patch adds W=1 warnings' <<<"$out" &&
 		grep -q 'lab_w1_unused' <<<"$out"
 }
 check "check-series refuses a commit that adds a W=1 warning (naming it)" w1_refused
-rm -rf "$tmp" "$LAB_BUILD/w1/w1bad"
+rm -rf "$tmp" "$LAB_KBUILD/w1/w1bad"
 
 # ---- threaded NAPI in guests -----------------------------------------------
 RUN=$LAB_BUILD/test-runs/series

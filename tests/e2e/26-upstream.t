@@ -68,9 +68,9 @@ NFS=$LAB_BUILD/test-runs/no-fair-server
 rm -rf "$NFS"
 check "make kernels VARIANTS=vanilla+no-fair-server" make -s -C "$LAB_TOP" kernels VARIANTS=vanilla+no-fair-server
 check "check-tree: the fair server starts with runtime 0 in vanilla+no-fair-server" \
-	bash -c "'$LAB_TOP/lab/kernel/check-tree' '$LAB_BUILD/v/vanilla+no-fair-server' vanilla+no-fair-server 2>&1 | grep -q \"fair server's runtime is 0 as expected\""
+	bash -c "'$LAB_TOP/lab/kernel/check-tree' '$LAB_KBUILD/v/vanilla+no-fair-server' vanilla+no-fair-server 2>&1 | grep -q \"fair server's runtime is 0 as expected\""
 refuse "check-tree refuses vanilla's tree under that name (the server on)" \
-	"the fair server starts with runtime '50 " "$LAB_TOP/lab/kernel/check-tree" "$LAB_BUILD/linux" vanilla+no-fair-server
+	"the fair server starts with runtime '50 " "$LAB_TOP/lab/kernel/check-tree" "$LAB_KBUILD/linux" vanilla+no-fair-server
 check "lab/run vanilla+no-fair-server, one point at 48000 pps" \
 	"$LAB_TOP/lab/run" -v vanilla+no-fair-server -r 48000 --lat-rates "" -n 1 -W 1 -w 2 -o "$NFS"
 check "vanilla+no-fair-server: the console says the server is off" \

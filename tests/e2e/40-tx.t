@@ -64,14 +64,14 @@ check "lab/tx's default variants: vanilla, vanilla+trylock, ksoftirqd-fix, $ABL"
 # lock up to 30 s after it exits.
 wait_kernels_lock()
 {
-	flock -w 60 "$LAB_BUILD/locks/kernels.lock" true 2>/dev/null || true
+	flock -w 60 "$LAB_LOCKS/kernels.lock" true 2>/dev/null || true
 }
 wait_kernels_lock
 check "make kernels VARIANTS=$ABL" make -C "$LAB_TOP" kernels VARIANTS="$ABL"
-vt=$LAB_BUILD/v/$ABL
+vt=$LAB_KBUILD/v/$ABL
 kernel_ok()
 {
-	local d=$LAB_BUILD/kernels/$ABL
+	local d=$LAB_KBUILD/kernels/$ABL
 
 	file "$d/bzImage" | grep -q 'Linux kernel x86 boot executable' &&
 		grep -qx "variant=$ABL" "$d/info" &&
@@ -112,7 +112,7 @@ trylock_reschedules()
 check "$ABL: a failed trylock re-schedules the qdisc; NOLOCK handling kept" trylock_reschedules
 check "make kernels VARIANTS=vanilla+trylock" make -C "$LAB_TOP" kernels VARIANTS=vanilla+trylock
 check "check-tree sees spin_trylock(root_lock) in vanilla+trylock's net_tx_action()" \
-	bash -c "'$LAB_TOP/lab/kernel/check-tree' '$LAB_BUILD/v/vanilla+trylock' vanilla+trylock 2>&1 | grep -q 'is spin_trylock as expected'"
+	bash -c "'$LAB_TOP/lab/kernel/check-tree' '$LAB_KBUILD/v/vanilla+trylock' vanilla+trylock 2>&1 | grep -q 'is spin_trylock as expected'"
 
 # ---- the guest tools -----------------------------------------------------
 check "make initramfs (with qdisc_setup, udp_blast, tx-init)" make -s -C "$LAB_TOP" initramfs

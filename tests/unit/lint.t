@@ -54,13 +54,13 @@ else
 fi
 
 # checkpatch.pl and its data files, from the kernel tree the lab builds
-# from (build/linux), else straight from the tarball.
+# from ($LAB_KBUILD/linux), else straight from the tarball.
 checkpatch()
 {
 	local dir=$LAB_BUILD/checkpatch tarball=/usr/src/linux-source-6.12.tar.xz
 
-	if [ -f "$LAB_BUILD/linux/scripts/checkpatch.pl" ]; then
-		echo "$LAB_BUILD/linux/scripts/checkpatch.pl"
+	if [ -f "$LAB_KBUILD/linux/scripts/checkpatch.pl" ]; then
+		echo "$LAB_KBUILD/linux/scripts/checkpatch.pl"
 		return
 	fi
 	if [ ! -f "$dir/scripts/checkpatch.pl" ] && [ -f "$tarball" ]; then
