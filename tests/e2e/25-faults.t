@@ -6,9 +6,9 @@
 # failed, a non-zero exit, every completed point kept and readable, and
 # nothing left behind; the next run must work.  The faults are the
 # driver's, not the guest kernel's: the guests run at TCG's own speed and
-# take 2-5 kpps, which starves none of them (a starved point waits out
-# --starve for every snapshot, ~9 s more per point at icount:4), so each
-# fault lands within seconds of the boot.
+# take 2-5 kpps, which starves none of them (at icount:4 20 kpps starved
+# vanilla, and each point waited out the 8 s snapshot timeout, --starve),
+# so each fault lands within seconds of the boot.
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"
