@@ -38,10 +38,11 @@ exp_guest()
 exp_progress()
 {
 	echo "delivered $(last_row_col delivered_pps) pps over the window," \
-		"$(series_median "$RUN/raw/$VARIANT-r$REP-tput-$RATES.series" | cut -d' ' -f1) pps median of the samples"
+		"$(series_median "$VARIANT" | cut -d' ' -f1) pps median of the samples"
 }
 
-# The median delivered rate over a series file's samples: "pps n".
+# The median delivered rate over the samples of a variant's soak (one
+# boot per variant, one point): "pps n".
 series_median()
 {
 	awk 'NR > 1 && $1 > t { r[++n] = ($2 - p) / (($1 - t) / 1e9) }
@@ -50,7 +51,7 @@ series_median()
 		for (i = 2; i <= n; i++)
 			for (j = i; j > 1 && r[j] < r[j - 1]; j--) { x = r[j]; r[j] = r[j - 1]; r[j - 1] = x }
 		if (n) printf "%.0f %d\n", n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2, n
-	     }' "$1"
+	     }' "$RUN/raw/$1-r1-tput-$RATES.series"
 }
 
 # summary.csv: per variant the soak's median against the sweep's; the
@@ -63,7 +64,7 @@ exp_summarize()
 	echo "# soak of ${SWEEP#"$LAB_TOP"/} at its verdict rate $RATES pps, ${WINDOW}s per variant, sampled every ${SERIES}s$([ "$DEBUG" = 1 ] && echo ", DEBUG=1 kernels")" \
 		>"$RUN/soak.txt"
 	for v in $VARIANTS; do
-		read -r got n <<<"$(series_median "$RUN/raw/$v-r1-tput-$RATES.series")"
+		read -r got n <<<"$(series_median "$v")"
 		want=$(awk -F, -v v="$v" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 			$c["variant"] == v { print $c["delivered_pps"] }' "$SWEEP/summary.csv")
 		dev=$(awk -v g="$got" -v w="$want" 'BEGIN { if (w > 0) printf "%+.1f", 100 * (g / w - 1) }')
