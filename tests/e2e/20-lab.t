@@ -315,6 +315,10 @@ check "every row: UDP InDatagrams = udp_sink's + the responder's datagrams" all_
 # buffers are cut short, so the run fails unless the guest lifts them.
 E2E_CSV=$csv
 IP3=$RUN-iperf3
+# 10 kpps: the server used ~34 % of the vCPU at 20 kpps, and the guest's
+# idle share there followed the host (12-56 % in six runs): half the rate
+# keeps the point partly idle on a busier host too.
+IP3_LO=10000
 rm -rf "$IP3"
 # iperf3 3.12's server now and then dies just after the UDP stream
 # connects ("select failed: Bad file descriptor", in 1 of 5 runs here,
@@ -326,7 +330,7 @@ iperf3_run()
 
 	for try in 1 2; do
 		rm -rf "$IP3"
-		"$LAB_TOP/lab/run" -v vanilla -g iperf3 -b 1048576 -r "20000 0" --lat-rates "" -n 1 -W 1 -w 3 \
+		"$LAB_TOP/lab/run" -v vanilla -g iperf3 -b 1048576 -r "$IP3_LO 0" --lat-rates "" -n 1 -W 1 -w 3 \
 			--speed native --cmdline schedstats=enable -o "$IP3" && return 0
 		grep -aq 'select failed: Bad file descriptor' "$IP3/guests/vanilla-r1/console.log" 2>/dev/null ||
 			return 1
@@ -341,19 +345,19 @@ check "iperf3: points.csv has 2 rows, generator iperf3" \
 check "iperf3: every row: delivered <= UDP InDatagrams <= NIC rx <= tap tx <= sent + the host's ICMP" consistent_rows
 check "iperf3: every row: iperf3's own count = UDP InDatagrams - the responder's (+ its opening datagram)" \
 	all_datagrams_accounted
-check "iperf3: the server's CPU is measured (> 1 % at 20000 pps)" num "$(val vanilla 20000 recv_cpu)" ">" 1
-# At 20000 pps the guest is mostly idle: the books then miss the idle
+check "iperf3: the server's CPU is measured (> 1 % at $IP3_LO pps)" num "$(val vanilla $IP3_LO recv_cpu)" ">" 1
+# At 10 kpps the guest is mostly idle: the books then miss the idle
 # task's own time at each switch to idle (under TCG ~20-30 µs each: tick
 # restart and HLT exit emulated behind QEMU's lock), never count twice.
 check "a partly idle point: the books miss time (residual < 0), never count it twice" \
-	awk -v x="$(val vanilla 20000 closure_pct)" -v i="$(val vanilla 20000 idle_cpu)" \
+	awk -v x="$(val vanilla $IP3_LO closure_pct)" -v i="$(val vanilla $IP3_LO idle_cpu)" \
 	'BEGIN { exit !(i > 20 && x < 0 && x > -40) }'
-# (iperf3's server here: ~850 switches a second, 40 µs each; udp_sink's
+# (iperf3's server at 10 kpps: ~900 switches a second, 40-100 µs each; udp_sink's
 # guest at 20 kpps switched ~9,000 times, 20 µs each)
 check "a partly idle point: the guest switched to idle > 100 times a second, missing 1-300 µs each" \
-	awk -v n="$(val vanilla 20000 idle_entries_ps)" -v us="$(val vanilla 20000 idle_entry_us)" \
+	awk -v n="$(val vanilla $IP3_LO idle_entries_ps)" -v us="$(val vanilla $IP3_LO idle_entry_us)" \
 	'BEGIN { print "switches/s " n ", missed per switch " us " µs"; exit !(n > 100 && us >= 1 && us <= 300) }'
-check "iperf3: unlimited offers more than 20000 pps" num "$(val vanilla 0 offered_pps)" ">" 20000
+check "iperf3: unlimited offers more than $IP3_LO pps" num "$(val vanilla 0 offered_pps)" ">" $IP3_LO
 check "iperf3: params.json has the generator and iperf3's version" \
 	grep -q '"iperf3": "iperf 3' "$IP3/params.json"
 check "iperf3: the client's JSON report kept per point" \

@@ -110,9 +110,45 @@ trylock_reschedules()
 	     END { exit !(t && r && n) }' "$vt/net/core/dev.c"
 }
 check "$ABL: a failed trylock re-schedules the qdisc; NOLOCK handling kept" trylock_reschedules
+
+# The kernel that boots is what was compiled from that source: its
+# vmlinux made the bzImage lab/tx boots, and its net_tx_action() calls
+# _raw_spin_trylock() and raises NET_TX itself (__netif_reschedule(),
+# inlined) where ksoftirqd-fix's calls _raw_spin_lock().
+net_tx_action_calls()
+{
+	local out=$LAB_KBUILD/v/$1/out start size
+
+	cmp -s "$out/arch/x86/boot/bzImage" "$LAB_KBUILD/kernels/$1/bzImage" || return 1
+	read -r start size < <(nm -S "$out/vmlinux" | awk '$4 == "net_tx_action" { print $1, $2; exit }')
+	[ -n "$size" ] || return 1
+	objdump -d --no-show-raw-insn --start-address="0x$start" \
+		--stop-address="$(printf '0x%x' $((0x$start + 0x$size)))" "$out/vmlinux" |
+		sed -n 's/.*call .*<\([^>+]*\)>$/\1/p' | sort -u
+}
+compiled_lock_is()
+{
+	local calls
+
+	calls=$(net_tx_action_calls "$1") || return 1
+	printf '%s net_tx_action() calls: %s\n' "$1" "$(tr '\n' ' ' <<<"$calls")" >>"$T_LOG"
+	case $2 in
+	trylock)
+		grep -qx _raw_spin_trylock <<<"$calls" && grep -qx raise_softirq_irqoff <<<"$calls" &&
+			! grep -qx _raw_spin_lock <<<"$calls" ;;
+	lock)
+		grep -qx _raw_spin_lock <<<"$calls" && ! grep -qx raise_softirq_irqoff <<<"$calls" ;;
+	esac
+}
+check "$ABL's built net_tx_action() calls _raw_spin_trylock() and raises NET_TX, no _raw_spin_lock()" \
+	compiled_lock_is "$ABL" trylock
+check "ksoftirqd-fix's built net_tx_action() calls _raw_spin_lock() and raises no softirq" \
+	compiled_lock_is ksoftirqd-fix lock
 check "make kernels VARIANTS=vanilla+trylock" make -C "$LAB_TOP" kernels VARIANTS=vanilla+trylock
 check "check-tree sees spin_trylock(root_lock) in vanilla+trylock's net_tx_action()" \
 	bash -c "'$LAB_TOP/lab/kernel/check-tree' '$LAB_KBUILD/v/vanilla+trylock' vanilla+trylock 2>&1 | grep -q 'is spin_trylock as expected'"
+check "vanilla+trylock's built net_tx_action() calls _raw_spin_trylock() and raises NET_TX, no _raw_spin_lock()" \
+	compiled_lock_is vanilla+trylock trylock
 
 # ---- the guest tools -----------------------------------------------------
 check "make initramfs (with qdisc_setup, udp_blast, tx-init)" make -s -C "$LAB_TOP" initramfs
@@ -179,17 +215,11 @@ val()
 		NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next }
 		$2 == v { print $c }' "$csv"
 }
-# The ablation works: failed trylocks re-raise NET_TX.
-more_net_tx()
-{
-	local a b
-
-	a=$(val "$ABL" net_tx_softirq_ps)
-	b=$(val ksoftirqd-fix net_tx_softirq_ps)
-	echo "NET_TX/s: $ABL $a, ksoftirqd-fix $b" >>"$T_LOG"
-	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -gt "$b" ]
-}
-check "$ABL runs more NET_TX softirqs than ksoftirqd-fix (failed trylocks re-schedule)" more_net_tx
+# How many NET_TX rounds the trylock adds depends on how often the two
+# vCPUs hold the root lock at once, i.e. on the host (one repetition here
+# gave 2,711 against 1,417/s, another 989 against 1,054/s): lab/tx's
+# report judges that over its repetitions.  What the run did show: every
+# variant ran NET_TX (above), through the kernels checked next.
 
 hierarchy_shown()
 {
@@ -221,6 +251,34 @@ check "summary.csv has a row per variant" test "$(($(wc -l <"$RUN/summary.csv") 
 check "report.md has the verdict on the +19 % claim" \
 	grep -qE '^\*\*Verdict: (Reproduced|Partly reproduced|Not reproduced|Inconclusive)\.\*\*' "$RUN/report.md"
 check "tx.png and tx.svg written" test -s "$RUN/tx.png" -a -s "$RUN/tx.svg"
+
+# The report names the re-scheduling mechanism only when the trylock
+# variant ran more NET_TX rounds: the run's own rows with the two
+# variants' NET_TX rates set one way, then the other.
+report_with_net_tx()	# <trylock variant's NET_TX/s> <ksoftirqd-fix's>
+{
+	local fx=$RUN/fixture-net-tx
+
+	rm -rf "$fx" && mkdir "$fx" && cp "$RUN/params.json" "$fx/" &&
+		awk -F, -v OFS=, -v abl="$ABL" -v a="$1" -v b="$2" '
+			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+			NR > 1 && $c["variant"] == abl { $c["net_tx_softirq_ps"] = a }
+			NR > 1 && $c["variant"] == "ksoftirqd-fix" { $c["net_tx_softirq_ps"] = b }
+			{ print }' "$RUN/points.csv" >"$fx/points.csv" &&
+		"$LAB_TOP/plots/tx-plot" "$fx" >>"$T_LOG" 2>&1 &&
+		grep '^\*\*Verdict' "$fx/report.md" | tee -a "$T_LOG"
+}
+net_tx_wording()	# <trylock's NET_TX/s> <ksoftirqd-fix's> <wanted> <unwanted>
+{
+	local v
+
+	v=$(report_with_net_tx "$1" "$2") || return 1
+	grep -q "$3" <<<"$v" && ! grep -q "$4" <<<"$v"
+}
+check "report: more NET_TX with the trylock (2711 vs 1417/s): names the re-scheduled rounds" \
+	net_tx_wording 2711 1417 'raises NET_TX again' 'no extra NET_TX rounds'
+check "report: fewer NET_TX with the trylock (989 vs 1054/s): says no extra rounds showed" \
+	net_tx_wording 989 1054 'no extra NET_TX rounds' 'raises NET_TX again'
 check "kernel health: every console clean" \
 	bash -c "! grep -v '^ok' '$RUN/health.txt' && test \$(grep -c '^ok' '$RUN/health.txt') = 3"
 check "plots/tx-plot refuses an RX run directory" \
