@@ -106,6 +106,25 @@ C
 }
 
 check "make kernels builds every variant" make -C "$LAB_TOP" kernels
+# A build whose inputs are unchanged is not asked of kbuild again (~4 s a
+# variant); one whose installed bzImage is not the build's is.
+rebuild_says()	# <wanted log line> <variant>
+{
+	local log=$LAB_KBUILD/v/$2/out/build.log before out
+
+	before=$(stat -c %Y.%s "$log")
+	out=$("$LAB_TOP/lab/kernel/build" "$2" 2>&1)
+	printf '%s\n' "$out" >>"$T_LOG"
+	grep -q "$2: $1" <<<"$out" || return 1
+	case $1 in
+	"up to date"*) [ "$(stat -c %Y.%s "$log")" = "$before" ] ;;
+	*) cmp -s "$LAB_KBUILD/v/$2/out/arch/x86/boot/bzImage" "$LAB_KBUILD/kernels/$2/bzImage" ;;
+	esac
+}
+check "vanilla again, nothing changed: up to date, kbuild not run" rebuild_says "up to date" vanilla
+printf 'x' >>"$LAB_KBUILD/kernels/vanilla/bzImage"
+check "vanilla with an installed bzImage not the build's: kbuild runs, the build's is installed" \
+	rebuild_says "building" vanilla
 for v in $(known_variants); do
 	check "$v: bzImage built, info stamped (release, series and config hash)" kernel_ok "$v"
 	check "$v: branch is base + exactly the commits of its series" branch_is_series "$v"
