@@ -174,19 +174,23 @@ libvirtd_kill_stale()
 
 # A private libvirtd inside the lab netns: its config, state and socket
 # are bind-mounted from $LAB_LV in a mount namespace of its own, so it
-# neither sees nor touches a system libvirt.
+# neither sees nor touches a system libvirt.  It runs below
+# lab/tools/subreaper, which reaps it and its QEMUs as they exit: libvirt
+# waits for a stopped QEMU's PID to go, and a PID 1 that is not systemd
+# may reap orphans late (~2 s per guest under a firecracker init).
 libvirtd_start()
 {
-	local i
+	local i reaper=$LAB_BUILD/tools/subreaper
 
 	[ -z "${LIBVIRT_URI:-}" ] || return 0
 	need_cmd libvirtd virsh
+	[ -x "$reaper" ] || die "$reaper missing: run 'make tools'"
 	getent passwd libvirt-qemu >/dev/null ||
 		die "user libvirt-qemu missing (libvirtd needs it): run 'make deps'"
 	libvirtd_kill_stale
 	libvirtd_write_config
 	defer libvirtd_stop
-	( without_locks in_ns unshare -m sh -c '
+	( without_locks in_ns "$reaper" unshare -m sh -c '
 		set -e
 		lv=$1
 		mount --make-rprivate /

@@ -327,6 +327,9 @@ expect_exit 2 "threadstat -a with -q" "$OUT/threadstat" -a -q 1
 expect_exit 2 "threadstat -q 0" "$OUT/threadstat" -q 0
 check "threadstat --help" eval '"$OUT/threadstat" --help | grep -q "^Usage: threadstat"'
 
+# ---------------------------------------------------------------- subreaper
+. "$HERE/tools_subreaper.sh"
+
 # ---------------------------------------------------------------- chanctl
 expect_exit 5 "chanctl: absent socket -> exit 5" \
 	"$OUT/chanctl" -S "$T/nosock" ping
