@@ -73,3 +73,22 @@ point_header()
 {
 	awk -v header=1 -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk"
 }
+
+# guest_irqs_ok <console.log...>: each guest's "lab: boot irq" line has
+# the timer on the IO-APIC and eth0's queues on MSI ("PCI-MSIX-<bdf>" in
+# 6.12, "PCI-MSI" in 6.1).  acpi=noirq (lab/lib/guest.sh) takes PCI INTx
+# routes from the MP table; without one (a kernel without X86_MPPARSE)
+# the guest would fall back to the 8259 PIC and lose MSI.
+guest_irqs_ok()
+{
+	local f line
+
+	[ $# -gt 0 ] || return 1
+	for f in "$@"; do
+		line=$(tr -d '\r' <"$f" | grep -a '^lab: boot irq ')
+		echo "$f: $line" >>"$T_LOG"
+		grep -q ' timer=IO-APIC ' <<<"$line " &&
+			grep -q ' virtio0-input\.0=PCI-MSI' <<<"$line " &&
+			grep -q ' virtio0-output\.0=PCI-MSI' <<<"$line " || return 1
+	done
+}

@@ -235,6 +235,8 @@ consoles_on_tsc()
 	done
 }
 check "every guest kept TSC: each console switches to tsc (and scan-console saw no demotion)" consoles_on_tsc
+check "every guest: timer on the IO-APIC, eth0's queues on MSI (acpi=noirq)" \
+	guest_irqs_ok "$RUN"/guests/*/console.log
 
 # Mechanisms.  vanilla and ksoftirqd-fix: no napi threads, NET_RX softirqs
 # run; threaded-napi (booted with virtio_net.napi_threaded=1): threads
