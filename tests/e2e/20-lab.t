@@ -119,9 +119,34 @@ CLK=$(awk -F'\t' '$1 == "gate.clock_err_pct" { print $2 }' "$LAB_TOP/lab/lib/rul
 check "every row not starved: gate_clock 0 where the guest's clock strayed > gate.clock_err_pct = $CLK % from the host's over the window" \
 	every_row '$c["starved"] == 1 || ($c["window_clock_err_pct"] != "" &&
 		($c["gate_clock"] == 0 || ($c["window_clock_err_pct"] + 0) ^ 2 <= '"$CLK"' ^ 2))'
-check "rows at $HI pps not starved: the guest kept its speed (gate_clock 1, clock within $CLK % over A..B and the window)" \
-	every_row '$c["rate_target"] != '"$HI"' || $c["starved"] == 1 || ($c["gate_clock"] == 1 &&
-		$c["clock_err_pct"] != "" && ($c["clock_err_pct"] + 0) ^ 2 <= '"$CLK"' ^ 2)'
+# And from the window's start to B (the window and the drain, from the
+# raw snapshots), not over A..B: a guest that fell behind the host's clock
+# while booting (QEMU's "The guest is now late by ...") keeps that lag
+# through an idle settle, most likely because icount's sleep advances the
+# clock by the real time slept, and makes it up at full speed once busy,
+# in the warm-up of the boot's first point: one such A..C ran 0.53 s ahead
+# of the host's (A..B +10.15 %), its window -0.17 %.  No rate of a row not
+# starved comes from A..B, only totals.
+kept_speed_at_hi()
+{
+	local v rep f e n=0 bad=0
+
+	while read -r v rep; do
+		n=$((n + 1))
+		f=$RUN/raw/$v-r$rep-tput-$HI.txt
+		e=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); x[kv[1]] = kv[2] } }
+			END { h = x["tapB.t_ns"] - x["tapC.t_ns"]
+			      if (h <= 0 || x["C.t_ns"] == "" || x["B.t_ns"] == "") exit 1
+			      printf "%.2f", 100 * ((x["B.t_ns"] - x["C.t_ns"]) / h - 1) }' "$f") || e=
+		echo "$v rep $rep: clock over C..B $e %" >>"$T_LOG"
+		awk -v e="$e" -v m="$CLK" 'BEGIN { exit !(e != "" && e * e <= m * m) }' || bad=1
+	done < <(awk -F, -v hi="$HI" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["rate_target"] == hi && $c["pass"] == "tput" && $c["starved"] == 0 { print $c["variant"], $c["rep"] }' "$csv")
+	[ $n -gt 0 ] && [ $bad = 0 ] &&
+		every_row '$c["rate_target"] != '"$HI"' || $c["starved"] == 1 || $c["gate_clock"] == 1'
+}
+check "rows at $HI pps not starved: the guest kept its speed (gate_clock 1, clock within $CLK % from the window's start to B)" \
+	kept_speed_at_hi
 check "params.json: host_sched default (SCHED_OTHER), the fixed speed's" \
 	test "$(jq -r .host_sched "$RUN/params.json")" = default
 check "params.json: speed icount:4, 62.5 M instructions/s, -icount shift=4,align=on,sleep=on, accel tcg" \
