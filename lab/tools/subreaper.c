@@ -13,7 +13,8 @@
  * status (128 + signal if killed); the reaper stays behind, with its
  * standard streams on /dev/null, until every descendant is gone.
  *
- * Exit status: the command's; 2 bad usage; 1 fork or exec failed.
+ * Exit status: the command's; 127 it could not be run; 2 bad usage;
+ * 1 fork, pipe or the reaper failed.
  */
 
 #include <errno.h>
@@ -21,7 +22,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -219,7 +219,8 @@ val()
 # vCPUs hold the root lock at once, i.e. on the host (one repetition here
 # gave 2,711 against 1,417/s, another 989 against 1,054/s): lab/tx's
 # report judges that over its repetitions.  What the run did show: every
-# variant ran NET_TX (above), through the kernels checked next.
+# variant ran NET_TX (above), through the kernels whose compiled
+# net_tx_action() is checked above.
 
 hierarchy_shown()
 {
