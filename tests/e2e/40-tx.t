@@ -208,13 +208,6 @@ consistent_rows()
 check "every row: qdisc packets + drops <= sent (>= 99 %), nic tx <= qdisc, host rx <= nic tx, NET_TX > 0" \
 	consistent_rows
 
-# value of column <name> for variant <v>
-val()
-{
-	awk -F, -v v="$1" -v n="$2" '
-		NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next }
-		$2 == v { print $c }' "$csv"
-}
 # How many NET_TX rounds the trylock adds depends on how often the two
 # vCPUs hold the root lock at once, i.e. on the host (one repetition here
 # gave 2,711 against 1,417/s, another 989 against 1,054/s): lab/tx's
