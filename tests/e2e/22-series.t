@@ -199,7 +199,9 @@ w1_refused()
 		grep -q 'lab_w1_unused' <<<"$out"
 }
 check "check-series refuses a commit that adds a W=1 warning (naming it)" w1_refused
-rm -rf "$tmp" "$LAB_KBUILD/w1/w1bad"
+# Its W=1 tree stays, like every variant's: the next run resets it rather
+# than copying the tree and preparing kbuild's scripts anew (22 -> ~4 s).
+rm -rf "$tmp"
 
 # ---- threaded NAPI in guests -----------------------------------------------
 RUN=$LAB_BUILD/test-runs/series
