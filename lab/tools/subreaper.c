@@ -28,14 +28,14 @@
 
 #include "util.h"
 
-static void usage(int status)
+static void usage(void)
 {
 	printf("Usage: subreaper command [args...]\n"
 	       "Runs command below a child subreaper that reaps it and every\n"
 	       "process it orphans as soon as they exit; returns with the\n"
 	       "command's exit status once the command's own process exits.\n"
 	       "  -h, --help  this text\n");
-	exit(status);
+	exit(0);
 }
 
 static int exit_code(int status)
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 	pid_t pid;
 
 	if (wants_help(argc, argv))
-		usage(0);
+		usage();
 	if (argc < 2 || argv[1][0] == '-') {
 		fprintf(stderr, "subreaper: a command to run, please (see --help)\n");
 		return EXIT_USAGE;
