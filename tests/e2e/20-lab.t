@@ -27,7 +27,7 @@ LO=16000
 HI=48000
 check "lab/run: 3 variants x 2 reps x (2 rates + 1 latency point), short windows, icount:4" \
 	env LAT_SEED=6 "$LAB_TOP/lab/run" -v "vanilla ksoftirqd-fix threaded-napi" -r "$LO $HI" \
-	--lat-rates "$LO" -n 2 -W 1 -w 3 --cmdline schedstats=enable -o "$RUN"
+	--lat-rates "$LO" -n 2 -W 1 -w 2 --starve 3 --cmdline schedstats=enable -o "$RUN"
 csv=$RUN/points.csv
 
 # value of column <name> for variant <v> at rate <r>, throughput pass,
@@ -303,7 +303,7 @@ rm -rf "$RUN-off"
 OFF=$RUN-off/a-results-directory-nested-deep-enough-that-no-unix-socket-path-fits-in-it
 check "lab/run: threaded-napi with virtio_net.napi_threaded=0 appended" \
 	"$LAB_TOP/lab/run" -v threaded-napi --cmdline virtio_net.napi_threaded=0 -r $LO --lat-rates "" \
-	-n 1 -W 1 -w 3 -o "$OFF"
+	-n 1 -W 1 -w 2 -o "$OFF"
 check "threaded-napi, parameter off: boots with threaded=0 and no napi thread" \
 	bash -c "grep -a 'lab: boot release' '$OFF/guests/threaded-napi-r1/console.log' | tr -d '\r' | grep -q 'threaded=0 napi_threads=\$'"
 off_val()
@@ -357,7 +357,7 @@ iperf3_run()
 
 	for try in 1 2; do
 		rm -rf "$IP3"
-		"$LAB_TOP/lab/run" -v vanilla -g iperf3 -b 1048576 -r "$IP3_LO 0" --lat-rates "" -n 1 -W 1 -w 3 \
+		"$LAB_TOP/lab/run" -v vanilla -g iperf3 -b 1048576 -r "$IP3_LO 0" --lat-rates "" -n 1 -W 1 -w 2 \
 			--speed native --cmdline schedstats=enable -o "$IP3" && return 0
 		grep -aq 'select failed: Bad file descriptor' "$IP3/guests/vanilla-r1/console.log" 2>/dev/null ||
 			return 1
@@ -413,16 +413,16 @@ soak_verdict()
 {
 	local rc=0
 
-	"$LAB_TOP/lab/soak" --sweep "$SWEEP" -v "vanilla ksoftirqd-fix" -w 10 --series 2 -o "$RUN-soak" >>"$T_LOG" 2>&1 || rc=$?
+	"$LAB_TOP/lab/soak" --sweep "$SWEEP" -v "vanilla ksoftirqd-fix" -W 1 -w 6 --series 1 -o "$RUN-soak" >>"$T_LOG" 2>&1 || rc=$?
 	[ "$rc" = 0 ] || tail -1 "$T_LOG" | grep -q "not stationary"
 }
-check "lab/soak: vanilla and ksoftirqd-fix at a sweep's verdict rate, 10 s sampled every 2 s" soak_verdict
+check "lab/soak: vanilla and ksoftirqd-fix at a sweep's verdict rate, 6 s sampled every second" soak_verdict
 check "soak: its points are at the sweep's verdict rate" \
 	test "$(csv_col "$RUN-soak/points.csv" rate_target | sort -u)" = "$(csv_col "$SWEEP/summary.csv" verdict_rate | head -1)"
 # vanilla starves there: its flood goes on for the window all the same,
 # and its samples come from the receiver's own history
-check "soak: vanilla starved and flooded for the whole window (>= 10 s)" \
-	every_row_of "$RUN-soak/points.csv" '$c["variant"] != "vanilla" || ($c["starved"] == 1 && $c["window_s"] >= 10)'
+check "soak: vanilla starved and flooded for the whole window (>= 6 s)" \
+	every_row_of "$RUN-soak/points.csv" '$c["variant"] != "vanilla" || ($c["starved"] == 1 && $c["window_s"] >= 6)'
 check "soak: each receiver was sampled along the window (>= 4 samples each)" \
 	test "$(for f in "$RUN-soak"/raw/*.series; do [ "$(wc -l <"$f")" -ge 4 ] && echo ok; done | wc -l)" = 2
 check "soak: a stationarity verdict per variant, copied into the sweep and its report" \

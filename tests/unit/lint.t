@@ -13,6 +13,8 @@ set -u
 . "$LAB_TOP/tests/lib.sh"
 
 cd "$LAB_TOP" || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 # Every file of the repository that is shell: by name or by shebang.
 shell_files()
@@ -41,8 +43,8 @@ check "git ls-files lists no ELF file (build outputs stay under ignored build/)"
 # One ShellCheck per file, as many at once as there are cores (one by
 # one they took 32 s of the unit tests' 50), reported in file order.
 if command -v shellcheck >/dev/null; then
-	sc=$(mktemp -d)
-	trap 'rm -rf "$sc"' EXIT
+	sc=$tmp/shellcheck
+	mkdir "$sc"
 	shell_files >"$sc/files"
 	xargs -r -a "$sc/files" -P "$(nproc)" -I{} bash -c \
 		'n=${1//\//%}; shellcheck -x "$1" >"$2/$n.out" 2>&1; echo $? >"$2/$n.rc"' _ {} "$sc"
@@ -84,11 +86,18 @@ checkpatch()
 #                            __printf macros; the attributes are spelled out
 #   STRCPY                   strscpy() is the kernel's, not libc's
 IGNORE=SPLIT_STRING,VOLATILE,EMBEDDED_FUNCTION_NAME,PREFER_DEFINED_ATTRIBUTE_MACRO,STRCPY
+# One checkpatch per file, as many at once as there are cores (one by
+# one they took 15 s), reported in file order.
 cp=$(checkpatch)
 if [ -n "$cp" ]; then
-	for f in lab/tools/*.c lab/tools/*.h; do
-		check "checkpatch --no-tree -f: $f" bash -c "perl '$cp' --no-tree -f -q --ignore $IGNORE '$f' | tee -a '$T_LOG' | grep -q . && exit 1 || exit 0"
-	done
+	cpd=$tmp/checkpatch
+	mkdir "$cpd"
+	printf '%s\n' lab/tools/*.c lab/tools/*.h >"$cpd/files"
+	xargs -r -a "$cpd/files" -P "$(nproc)" -I{} bash -c \
+		'perl "$1" --no-tree -f -q --ignore "$2" "$3" >"$4/${3//\//%}.out" 2>&1' _ "$cp" "$IGNORE" {} "$cpd"
+	while read -r f; do
+		check "checkpatch --no-tree -f: $f" bash -c 'tee -a "$T_LOG" <"$1.out" | grep -q . && exit 1 || exit 0' _ "$cpd/${f//\//%}"
+	done <"$cpd/files"
 else
 	skip "checkpatch" "no kernel tree and no /usr/src/linux-source-6.12.tar.xz (make deps)"
 fi
