@@ -96,7 +96,7 @@ function variant_order() {
 	if (P["order_balanced"] == "true")
 		return "variant order from a Williams design, balanced"
 	return "variant order from a Williams design, not balanced: " P["reps"] \
-	       " repetitions are not whole designs"
+	       (P["reps"] == 1 ? " repetition is not a whole design" : " repetitions are not whole designs")
 }
 
 function header(    vl) {

@@ -60,6 +60,22 @@ csv_col()
 	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } c { print $c }' "$1"
 }
 
+# slots <points.csv> <rep>: "variant=slot " for each variant of repetition
+# rep, in the order they booted (slot: its place in the repetition)
+slots()
+{
+	awk -F, -v rep="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["rep"] == rep && !seen[$c["variant"]]++ { printf "%s=%s ", $c["variant"], $c["slot"] }' "$1"
+}
+
+# tput_order <points.csv> <rep> <variant>: the throughput pass's rates of
+# that boot, in the order measured
+tput_order()
+{
+	awk -F, -v rep="$2" -v v="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["rep"] == rep && $c["variant"] == v && $c["pass"] == "tput" { printf "%s ", $c["rate_target"] }' "$1"
+}
+
 # One points.csv row (lab/exp/rx/point.awk's header) from name=value pairs, the
 # other columns 0: point_row variant=v rep=1 ...
 point_row()

@@ -242,6 +242,20 @@ check "williams: the first orders of 3 variants, and the mirror" \
 	test "$(williams 0 a b c)/$(williams 1 a b c)/$(williams 3 a b c)/$(williams 6 a b c)/$(williams 0)" = "a b c/b c a/c b a/a b c/"
 check "balanced_reps: at least 5, whole designs, for 1..4 variants" \
 	test "$(balanced_reps 5 a) $(balanced_reps 5 a b) $(balanced_reps 5 a b c) $(balanced_reps 5 a b c d)" = "5 6 6 8"
+# The rate order of repetition r (lab/exp/rx/hooks.sh): ascending in odd
+# repetitions, descending in even ones, unlimited (0) the highest load.
+# e2e/20-lab runs one repetition: its ascending order is checked there.
+rates_of_rep()
+{
+	(
+		RATES=$1
+		eval "$(sed -n '/^rates_in_order()/,/^}/p' "$LAB_TOP/lab/exp/rx/hooks.sh")"
+		rates_in_order "$2" | xargs
+	)
+}
+check "rates_in_order: ascending in repetitions 1 and 3, descending in 2, unlimited (0) the highest" \
+	test "$(rates_of_rep "48000 0 16000" 1)/$(rates_of_rep "48000 0 16000" 2)/$(rates_of_rep "16000 48000" 3)" = \
+	"16000 48000 0/0 48000 16000/16000 48000"
 # default_reps of lab/lib/opts.sh, in a subshell of its own
 default_reps_of()
 {
