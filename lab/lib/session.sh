@@ -112,9 +112,10 @@ stop_guest()
 	local name=lab-$VARIANT-r$REP
 
 	guest_req quit >/dev/null 2>&1 || true
-	for _ in $(seq 50); do
+	# gone within ~0.5 s of "quit"; destroyed after 10 s
+	for _ in $(seq 200); do
 		lab_virsh domstate "$name" >/dev/null 2>&1 || break
-		sleep 0.2
+		sleep 0.05
 	done
 	guest_destroy "$name" || true
 	"$LAB_TOP/lab/guest/scan-console" "$GDIR/console.log" "$VARIANT" >>"$RUN/health.txt" ||
