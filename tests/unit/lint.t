@@ -4,8 +4,9 @@
 #   ShellCheck, with .shellcheckrc, on every shell script and sourced file
 #   scripts/checkpatch.pl --no-tree -f on lab/tools/*.[ch], with the
 #   exceptions below, each with its reason
-# and the experiments' meta files list exactly their options and columns;
-# and no build output is committed.
+# (their results kept per tree outside the clone, like ccache's objects:
+# see lint_dir); and the experiments' meta files list exactly their
+# options and columns; and no build output is committed.
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"
@@ -13,8 +14,8 @@ set -u
 . "$LAB_TOP/tests/lib.sh"
 
 cd "$LAB_TOP" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+LINT_NEW=
+trap 'rm -rf "$LINT_NEW"' EXIT
 
 # Every file of the repository that is shell: by name or by shebang.
 shell_files()
@@ -40,17 +41,72 @@ elf_files()
 check "git ls-files lists no ELF file (build outputs stay under ignored build/)" \
 	test -z "$(elf_files)"
 
-# One ShellCheck per file, as many at once as there are cores (one by
-# one they took 32 s of the unit tests' 50), reported in file order.
-if command -v shellcheck >/dev/null; then
-	sc=$tmp/shellcheck
-	mkdir "$sc"
-	shell_files >"$sc/files"
-	xargs -r -a "$sc/files" -P "$(nproc)" -I{} bash -c \
-		'n=${1//\//%}; shellcheck -x "$1" >"$2/$n.out" 2>&1; echo $? >"$2/$n.rc"' _ {} "$sc"
+# A linter's verdict on the same inputs is the same verdict, so like
+# ccache's objects the results are kept outside the clone, in
+# $LAB_CACHE/lint, under a hash of all the linter reads: its version and
+# options, and every file of the tree git does not ignore (shellcheck -x
+# follows sources wherever they are).  Any change to the tree runs the
+# linter again; LAB_LINT_CACHE=0 runs it whatever is kept.
+LINT_CACHE=$LAB_CACHE/lint
+TREE_KEY=$({ git ls-files; git ls-files --others --exclude-standard; } | sort -u |
+	while read -r f; do [ ! -f "$f" ] || printf '%s\n' "$f"; done |
+	xargs -r -d '\n' sha256sum | sha256sum | cut -d' ' -f1)
+
+# lint_dir <linter> <what it reads besides the tree>: sets LINT_DIR, the
+# directory of its results for this tree, and LINT_NEW, empty when they
+# are kept, else where lint_run is to put them (its list of files first)
+lint_dir()
+{
+	LINT_DIR=$LINT_CACHE/$1-$({ echo "$2"; echo "$TREE_KEY"; } | sha256sum | cut -c1-16)
+	LINT_NEW=
+	if [ "${LAB_LINT_CACHE:-1}" = 1 ] && [ -f "$LINT_DIR/complete" ]; then
+		echo "# $1: the results kept for this tree (${LINT_DIR#"$HOME"/}); LAB_LINT_CACHE=0 runs it again"
+		return 0
+	fi
+	LINT_NEW=$LINT_DIR.new.$$
+	rm -rf "$LINT_NEW"
+	mkdir -p "$LINT_NEW"
+}
+
+# lint_run <command...>: unless kept, the command on each file of
+# $LINT_NEW/files (as its last argument), as many at once as there are
+# cores, each file's output and exit status beside it; then kept as
+# $LINT_DIR, and the results of other trees dropped
+lint_run()
+{
+	local old
+
+	[ -n "$LINT_NEW" ] || return 0
+	xargs -r -a "$LINT_NEW/files" -P "$(nproc)" -I{} bash -c \
+		'd=$1 n=${2//\//%}; shift 2; "$@" >"$d/$n.out" 2>&1; echo $? >"$d/$n.rc"' _ "$LINT_NEW" {} "$@" {}
+	touch "$LINT_NEW/complete"
+	rm -rf "$LINT_DIR"
+	mv "$LINT_NEW" "$LINT_DIR"
+	for old in "${LINT_DIR%-*}"-*; do
+		case $old in
+		"$LINT_DIR"|*.new.*) ;;
+		*) rm -rf "$old" ;;
+		esac
+	done
+}
+
+# lint_report <dir> <what>: a check per file, in the order listed
+lint_report()
+{
+	local f
+
 	while read -r f; do
-		check "shellcheck: $f" bash -c 'cat "$1.out"; exit "$(cat "$1.rc")"' _ "$sc/${f//\//%}"
-	done <"$sc/files"
+		check "$2: $f" bash -c 'cat "$1.out"; exit "$(cat "$1.rc")"' _ "$1/${f//\//%}"
+	done <"$1/files"
+}
+
+# ShellCheck on every shell file (one by one they took 32 s of the unit
+# tests' 50).
+if command -v shellcheck >/dev/null; then
+	lint_dir shellcheck "$(shellcheck --version; cat .shellcheckrc)"
+	[ -z "$LINT_NEW" ] || shell_files >"$LINT_NEW/files"
+	lint_run shellcheck -x
+	lint_report "$LINT_DIR" shellcheck
 else
 	skip "shellcheck" "shellcheck not installed (make deps)"
 fi
@@ -86,18 +142,16 @@ checkpatch()
 #                            __printf macros; the attributes are spelled out
 #   STRCPY                   strscpy() is the kernel's, not libc's
 IGNORE=SPLIT_STRING,VOLATILE,EMBEDDED_FUNCTION_NAME,PREFER_DEFINED_ATTRIBUTE_MACRO,STRCPY
-# One checkpatch per file, as many at once as there are cores (one by
-# one they took 15 s), reported in file order.
+# checkpatch on every C file of the tools (one by one 15 s).  It reads
+# its own script and data files besides the tree.
 cp=$(checkpatch)
 if [ -n "$cp" ]; then
-	cpd=$tmp/checkpatch
-	mkdir "$cpd"
-	printf '%s\n' lab/tools/*.c lab/tools/*.h >"$cpd/files"
-	xargs -r -a "$cpd/files" -P "$(nproc)" -I{} bash -c \
-		'perl "$1" --no-tree -f -q --ignore "$2" "$3" >"$4/${3//\//%}.out" 2>&1' _ "$cp" "$IGNORE" {} "$cpd"
-	while read -r f; do
-		check "checkpatch --no-tree -f: $f" bash -c 'tee -a "$T_LOG" <"$1.out" | grep -q . && exit 1 || exit 0' _ "$cpd/${f//\//%}"
-	done <"$cpd/files"
+	lint_dir checkpatch "$IGNORE $(cat "$cp" "${cp%/*}/spelling.txt" "${cp%/*}/const_structs.checkpatch" 2>/dev/null | sha256sum)"
+	[ -z "$LINT_NEW" ] || printf '%s\n' lab/tools/*.c lab/tools/*.h >"$LINT_NEW/files"
+	# checkpatch exits 0 on warnings: any line it prints fails the file
+	lint_run bash -c 'out=$(perl "$1" --no-tree -f -q --ignore "$2" "$3" 2>&1); rc=$?
+		printf "%s\n" "$out"; [ "$rc" = 0 ] && [ -z "$out" ]' _ "$cp" "$IGNORE"
+	lint_report "$LINT_DIR" "checkpatch --no-tree -f"
 else
 	skip "checkpatch" "no kernel tree and no /usr/src/linux-source-6.12.tar.xz (make deps)"
 fi
