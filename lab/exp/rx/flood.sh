@@ -287,6 +287,9 @@ timer_latency()
 
 # The window: sleep, or with --series S also sample the receiver every S
 # seconds ("t_ns sink_packets" lines into <file>: the soak's stationarity).
+# False when the guest, still running, did not answer a sample within
+# --starve s: starved in the window, past an answered C (vanilla at 6x
+# the knee after a 1 s warm-up), as snap says of C and D.
 window_sleep()
 {
 	local end now line
@@ -298,7 +301,10 @@ window_sleep()
 	end=$(($(date +%s) + WINDOW))
 	while now=$(date +%s); [ "$now" -lt "$end" ]; do
 		sleep "$(( end - now < SERIES ? end - now : SERIES ))"
-		line=$(guest_req snap series) || die "$CUR: guest did not answer: $(guest_fate)"
+		if ! line=$(SNAP_TIMEOUT_MS=$((STARVE_S * 1000)) guest_req snap series); then
+			! lab_virsh domstate "lab-$VARIANT-r$REP" 2>/dev/null | grep -q running || return 1
+			die "$CUR: guest did not answer: $(guest_fate)"
+		fi
 		printf '%s\n' "$line" | tr ' ' '\n' | sed -n 's/^\(t_ns\|sink_packets\)=//p' | paste -sd' ' >>"$1"
 	done
 }

@@ -18,8 +18,9 @@
 # Per point:
 #   snapshot A (idle) -> flood starts -> warm-up -> snapshot C -> window ->
 #   snapshot D -> flood ends -> drain -> snapshot B (idle)
-# A guest that cannot answer C or D within --starve seconds under the
-# flood is starved (snap in flood.sh): the flood ends there and, once the guest
+# A guest that cannot answer C or D (or, with --series, a sample of the
+# window) within --starve seconds under the flood is starved (snap and
+# window_sleep in flood.sh): the flood ends there and, once the guest
 # answers again, the point keeps what A..B and the receiver's history
 # can say (point.awk).
 # Rates, CPU shares and the gates come from C..D (the host's QEMU and
@@ -109,7 +110,9 @@ measure_point()
 			PROBE_PID=$!
 		fi
 		if [ -z "$starved" ]; then
-			window_sleep "$raw.series"
+			window_sleep "$raw.series" || starved=series
+		fi
+		if [ -z "$starved" ]; then
 			snap D "$STARVE_S" || starved=D
 		fi
 		if [ -n "$starved" ]; then

@@ -273,9 +273,10 @@ function starved_delivered(    c, n, step, k1, k2, w) {
 	r["guest_window_s"] = sprintf("%.3f", (k2 - k1) * step / 1e9)
 }
 
-# A starved point (meta.starved: the snapshot, C or D, that the guest
-# could not answer under the flood; lab/exp/rx/hooks.sh): no guest window,
-# so no CPU split, no latency and no host shares.  What is exact are the
+# A starved point (meta.starved: the snapshot, C, D or a sample of the
+# window, that the guest could not answer under the flood;
+# lab/exp/rx/hooks.sh): no guest window, so no CPU split, no latency and
+# no host shares.  What is exact are the
 # A..B totals; the rates divide them by the flooder's own duration, all
 # but delivered_pps, which comes from the receiver's own history of the
 # window (starved_delivered).  The guest's CPU did not idle while the
