@@ -407,6 +407,8 @@ soak_verdict()
 	[ "$rc" = 0 ] || tail -1 "$T_LOG" | grep -q "not stationary"
 }
 check "lab/soak: vanilla and ksoftirqd-fix at a sweep's verdict rate, 6 s sampled every second" soak_verdict
+check "soak: the sweep's --starve (params.json starve_s)" \
+	test "$(jq -r .starve_s "$RUN-soak/params.json")" = "$(jq -r .starve_s "$SWEEP/params.json")"
 check "soak: its points are at the sweep's verdict rate" \
 	test "$(csv_col "$RUN-soak/points.csv" rate_target | sort -u)" = "$(csv_col "$SWEEP/summary.csv" verdict_rate | head -1)"
 # vanilla starves there: its flood goes on for the window all the same,

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034 # globals shared with the driver (lab/lib/driver.sh)
 # Options of lab/soak.  The flood itself (payload, receive buffer and
-# receiver, bursts, host scheduling, guest speed) is the sweep's, read from its
+# receiver, bursts, host scheduling, guest speed, how long a snapshot
+# under it may take) is the sweep's, read from its
 # params.json; the rate is the sweep's verdict rate (its summary.csv).
 # Sourced after lab/lib/lib.sh; environment variables of the same name
 # give the defaults ("make soak SOAK_SECONDS=...").
@@ -22,6 +23,7 @@ PAYLOAD=18
 KNEE=
 GRID=
 LAT_GRID=
+# the sweep's, read in check_opts
 STARVE_S=8
 # for the usage line: the speed is the sweep's, read in check_opts
 SPEED="the sweep's"
@@ -95,6 +97,10 @@ check_opts()
 	WORK=$(sweep_param work) GENERATOR=$(sweep_param generator)
 	BURST_US=$(sweep_param flood_burst_us) BATCH=$(sweep_param flood_batch)
 	HOST_SCHED=$(sweep_param host_sched)
+	# how long a snapshot under the flood may take (a sweep of an older
+	# lab records none: the default)
+	STARVE_S=$(sweep_param starve_s)
+	STARVE_S=${STARVE_S:-8}
 	# the sweep's guest speed (a sweep that records none ran at native speed)
 	SPEED=$(sweep_param speed)
 	SPEED=${SPEED:-native}
