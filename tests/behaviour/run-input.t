@@ -218,7 +218,7 @@ balanced()
 			exit bad || length(seen) != n
 		}'
 }
-for n in 1 2 3 4 5 6; do
+for n in 1 2 3 4 5 6 11; do
 	check "williams: $n variants, $(williams_len "$n") repetitions: positions and predecessors balanced" \
 		balanced williams "$n"
 done
