@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # End to end: every variant boots under libvirt as a fixed-speed guest
 # (the default, icount:4) and takes a short flood at 2x and 6x the knee
-# and a latency point (one repetition: e2e/22-series runs two, the Williams
-# design's order across them); the numbers are internally consistent, the CPU books close,
+# and a latency point (one repetition: the orders of later ones are
+# checked without a guest, tests/behaviour/run-input.t); the numbers are
+# internally consistent, the CPU books close,
 # the clock stays TSC, the gates and the host's QEMU figures are recorded,
 # each variant's mechanism is visible, the consoles are clean, and nothing
 # is left behind.
@@ -198,7 +199,8 @@ check "every row: the guest settled before its first point (settle time, idle sh
 check "latency columns only in the latency pass (and not at a starved point)" \
 	every_row '($c["pass"] == "lat" && $c["starved"] == 0) == ($c["probe_sent"] != "")'
 # slot = position in the repetition: row 1 of the Williams design, the
-# order given (e2e/22-series checks rows 1 and 2)
+# order given (williams 1 or an even repetition's rate order would fail
+# these; later rows: tests/behaviour/run-input.t)
 check "the variant order is the Williams design's row 1: the order given" \
 	test "$(slots "$csv" 1)" = "vanilla=1 ksoftirqd-fix=2 threaded-napi=3 "
 check "the rates ascend in rep 1, in every boot" \

@@ -302,7 +302,9 @@ window_sleep()
 	while now=$(date +%s); [ "$now" -lt "$end" ]; do
 		sleep "$(( end - now < SERIES ? end - now : SERIES ))"
 		if ! line=$(SNAP_TIMEOUT_MS=$((STARVE_S * 1000)) guest_req snap series); then
-			! lab_virsh domstate "lab-$VARIANT-r$REP" 2>/dev/null | grep -q running || return 1
+			if lab_virsh domstate "lab-$VARIANT-r$REP" 2>/dev/null | grep -q running; then
+				return 1
+			fi
 			die "$CUR: guest did not answer: $(guest_fate)"
 		fi
 		printf '%s\n' "$line" | tr ' ' '\n' | sed -n 's/^\(t_ns\|sink_packets\)=//p' | paste -sd' ' >>"$1"

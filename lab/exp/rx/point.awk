@@ -276,12 +276,12 @@ function starved_delivered(    c, n, step, k1, k2, w) {
 # A starved point (meta.starved: the snapshot, C, D or a sample of the
 # window, that the guest could not answer under the flood;
 # lab/exp/rx/hooks.sh): no guest window, so no CPU split, no latency and
-# no host shares.  What is exact are the
-# A..B totals; the rates divide them by the flooder's own duration, all
-# but delivered_pps, which comes from the receiver's own history of the
-# window (starved_delivered).  The guest's CPU did not idle while the
-# sampler's request waited, runnable, so idle_cpu is 0 and it is
-# saturated; gate_host passes (the host delivered enough to starve it).
+# no host shares.  What is exact are the A..B totals; the rates divide
+# them by the flooder's own duration, all but delivered_pps, which comes
+# from the receiver's own history of the window (starved_delivered).
+# The guest's CPU did not idle while the sampler's request waited,
+# runnable, so idle_cpu is 0 and it is saturated; gate_host passes (the
+# host delivered enough to starve it).
 function starved_row(    fs, cs, m, kv, i) {
 	fs = v["flood.duration_ns"] / 1e9
 	if (fs <= 0 || v["A.clocksource"] == "" || v["B.clocksource"] == "") {
