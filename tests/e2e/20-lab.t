@@ -135,10 +135,11 @@ kept_speed_at_hi()
 	while read -r v rep; do
 		n=$((n + 1))
 		f=$RUN/raw/$v-r$rep-tput-$HI.txt
-		e=$(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); x[kv[1]] = kv[2] } }
-			END { h = x["tapB.t_ns"] - x["tapC.t_ns"]
-			      if (h <= 0 || x["C.t_ns"] == "" || x["B.t_ns"] == "") exit 1
-			      printf "%.2f", 100 * ((x["B.t_ns"] - x["C.t_ns"]) / h - 1) }' "$f") || e=
+		# the raw file read as point.awk reads it (lab/lib/snapshot.awk)
+		e=$(awk -f "$LAB_TOP/lab/lib/snapshot.awk" -f <(echo 'END {
+			h = d("t_ns", "tapC", "tapB")
+			if (h <= 0 || v["C.t_ns"] == "" || v["B.t_ns"] == "") exit 1
+			printf "%.2f", 100 * (d("t_ns", "C", "B") / h - 1) }') "$f") || e=
 		echo "$v rep $rep: clock over C..B $e %" >>"$T_LOG"
 		awk -v e="$e" -v m="$CLK" 'BEGIN { exit !(e != "" && e * e <= m * m) }' || bad=1
 	done < <(awk -F, -v hi="$HI" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
