@@ -37,16 +37,16 @@ EXP_VCPUS=1
 
 # The guest's sampler snapshot <tag>, keys prefixed "<tag>.".  With
 # <seconds>, a guest that is running but cannot answer within them makes
-# it false instead of fatal (a starved guest, lab/exp/rx/hooks.sh).
+# it false instead of fatal (a starved guest, lab/exp/rx/hooks.sh); a gone
+# one is fatal at once (guest_lost).
 snap_guest()
 {
-	local line
+	local line rc=0
 
-	if ! line=$(SNAP_TIMEOUT_MS=$((${2:-20} * 1000)) guest_req snap "$1"); then
-		if [ -n "${2:-}" ] && lab_virsh domstate "lab-$VARIANT-r$REP" 2>/dev/null | grep -q running; then
-			return 1
-		fi
-		die "$CUR: guest did not answer snapshot $1: $(guest_fate)"
+	line=$(SNAP_TIMEOUT_MS=$((${2:-20} * 1000)) guest_req snap "$1") || rc=$?
+	if [ "$rc" != 0 ]; then
+		[ -z "${2:-}" ] || [ "$rc" != 5 ] || ! guest_running || return 1
+		SNAP_TIMEOUT_MS=$((${2:-20} * 1000)) guest_lost "$rc" "snapshot $1"
 	fi
 	printf '%s\n' "$line" | cut -d' ' -f3- | sed "s/\([a-z_0-9]*\)=/$1.\1=/g"
 }
@@ -231,7 +231,6 @@ run_repetition()
 		defer_scope_push
 		[ "$(type -t exp_before_boot)" != function ] || exp_before_boot
 		boot_guest "$(exp_boot_args)" "$EXP_VCPUS"
-		QEMU_PID=$(qemu_pid "lab-$VARIANT-r$REP") || die "$CUR: cannot find the guest's QEMU process"
 		netns_check_isolated
 		exp_guest
 		CUR="$VARIANT rep $REP"

@@ -4,26 +4,76 @@
 # console.  Shared by lab/run and lab/tx; sourced after lab/lib/lib.sh and
 # lab/lib/guest.sh.  Uses the caller's globals:
 #   VARIANT REP       the guest booted (domain lab-$VARIANT-r$REP)
+#   QEMU_PID          set here, by boot_guest: its QEMU process
 #   RUN               results directory; GDIR is set to $RUN/guests/<guest>
 #   CUR               "what we are doing" for messages
 #   TOOLS INITRD      build/tools and the initramfs
 #   ACCEL_USED DEBUG CMDLINE_EXTRA BOOT_TIMEOUT
 #   HEALTH_FAILED     set to 1 when a console shows a kernel problem
 
-# Guest sampler over the results channel: snap <tag> -> "snap <tag> k=v..."
+# Guest sampler over the results channel: snap <tag> -> "snap <tag> k=v...".
+# chanctl's exit status tells a silent guest (5: no reply within the
+# timeout) from a gone one (6: no socket, refused, or closed by QEMU).
 guest_req()
 {
 	"$TOOLS/chanctl" -S "$(chan_sock "lab-$VARIANT-r$REP")" -t "${SNAP_TIMEOUT_MS:-20000}" "$@"
 }
 
-# Why a guest stopped answering, for error messages.
+# qemu_exited <pid>: that QEMU process is gone, or a zombie (it has exited
+# and waits to be reaped)
+qemu_exited()
+{
+	local state
+
+	[ -n "$1" ] || return 1
+	state=$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null) || return 0
+	[ -z "$state" ] || [ "$state" = Z ] || [ "$state" = X ]
+}
+
+# The guest is running: its QEMU process is alive, its channel socket is
+# there and libvirt says so.  The first two come first: libvirt learns of a
+# QEMU that exits (destroyed, crashed, a guest that powered off) only when
+# it handles the exit, and says "running", then "in shutdown", until then;
+# QEMU removes the socket as it exits.  A running guest that does not
+# answer is starved, or hung; a guest that is not running is gone.
+guest_running()
+{
+	local name=lab-$VARIANT-r$REP
+
+	! qemu_exited "${QEMU_PID:-}" && [ -S "$(chan_sock "$name")" ] &&
+		lab_virsh domstate "$name" 2>/dev/null | grep -qx running
+}
+
+# Why a guest stopped answering, for error messages: gone (with what
+# showed it) or libvirt's state, and a kernel panic or oops on its console.
 guest_fate()
 {
-	local state panic
+	local name=lab-$VARIANT-r$REP state panic how=
 
-	state=$(lab_virsh domstate "lab-$VARIANT-r$REP" 2>/dev/null | head -1)
+	state=$(lab_virsh domstate "$name" 2>/dev/null | head -1)
+	if [ -n "${QEMU_PID:-}" ] && qemu_exited "$QEMU_PID"; then
+		how="its QEMU (pid $QEMU_PID) has exited"
+	elif [ ! -S "$(chan_sock "$name")" ]; then
+		how="its channel socket is gone"
+	elif [ -z "$state" ]; then
+		how="libvirt no longer knows it"
+	fi
 	panic=$(tr -d '\r' <"$GDIR/console.log" 2>/dev/null | grep -m1 -E 'Kernel panic|BUG:|Oops' || true)
-	echo "guest ${state:-gone (destroyed or crashed)}${panic:+, console: $panic} (see $GDIR/console.log)"
+	if [ -n "$how" ]; then
+		state="gone (destroyed or crashed: $how; libvirt says '${state:-no such domain}')"
+	fi
+	echo "guest $state${panic:+, console: $panic} (see $GDIR/console.log)"
+}
+
+# guest_lost <chanctl exit status> <what did not answer>: die, saying why
+guest_lost()
+{
+	case $1 in
+	4) die "$CUR: the guest refused $2 (an 'err' reply)" ;;
+	6) die "$CUR: guest did not answer $2: $(guest_fate)" ;;
+	esac
+	guest_running || die "$CUR: guest did not answer $2: $(guest_fate)"
+	die "$CUR: guest did not answer $2 within $((${SNAP_TIMEOUT_MS:-20000} / 1000)) s: $(guest_fate)"
 }
 
 wait_guest_up()
@@ -33,10 +83,35 @@ wait_guest_up()
 	deadline=$(($(date +%s) + BOOT_TIMEOUT))
 	while [ "$(date +%s)" -lt "$deadline" ]; do
 		"$TOOLS/chanctl" -S "$(chan_sock "$name")" -w 2000 ping >/dev/null 2>&1 && return 0
-		lab_virsh domstate "$name" 2>/dev/null | grep -q running ||
-			die "$CUR: guest died while booting: $(guest_fate)"
+		guest_running || die "$CUR: guest died while booting: $(guest_fate)"
 	done
 	die "$CUR: guest did not come up within ${BOOT_TIMEOUT}s: $(guest_fate)"
+}
+
+# Test-only fault injection (tests/e2e/25-faults.t):
+# LAB_FAULT=destroy@<stage>[:<n>] destroys the guest, as an operator's
+# "virsh destroy" beside the run would, the n-th time (default 1st) the run
+# reaches <stage>: boot (libvirt has started the guest, its kernel is
+# booting), A (before a point's snapshot A), flood (under a point's flood,
+# before snapshot C), drain (a point's flood over, before the drain).  It
+# waits until QEMU has exited, not for libvirt (which lags), so the stage's
+# next request meets the gone guest.
+LAB_FAULT_SEEN=0
+lab_fault()
+{
+	local want=${LAB_FAULT:-} n
+
+	[ "${want%:*}" = "destroy@$1" ] || return 0
+	n=1
+	[ "${want##*:}" = "$want" ] || n=${want##*:}
+	LAB_FAULT_SEEN=$((LAB_FAULT_SEEN + 1))
+	[ "$LAB_FAULT_SEEN" = "$n" ] || return 0
+	lab_virsh destroy "lab-$VARIANT-r$REP" >/dev/null 2>&1 &
+	for _ in $(seq 100); do
+		! qemu_exited "$QEMU_PID" || break
+		sleep 0.05
+	done
+	log "$CUR: fault: destroyed the guest at $1 ($(date +%s%N))"
 }
 
 # the guest command line tokens of a variant's kernel (lab/kernel/variants)
@@ -80,11 +155,14 @@ boot_guest()
 	rm -f "$(chan_sock "$name")"
 	domain_xml "$name" "$kdir/bzImage" "$INITRD" "${cmdline% }" "$ACCEL_USED" "$GDIR" "$vcpus" >"$GDIR/domain.xml"
 	tap_create_outside
+	QEMU_PID=''
 	lab_virsh create "$GDIR/domain.xml" >/dev/null ||
 		die "$CUR: libvirt could not start the guest (domain XML: $GDIR/domain.xml)"
 	defer guest_destroy "$name"
+	QEMU_PID=$(qemu_pid "$name") || die "$CUR: cannot find the guest's QEMU process: $(guest_fate)"
 	tap_move_in
 	defer scan_console_on_exit "$GDIR" "$VARIANT"
+	lab_fault boot
 	wait_guest_up "$name"
 	want=$(sed -n 's/^release=//p' "$kdir/info")
 	got=$(sed -n 's/.*lab: boot release=\([^ ]*\).*/\1/p' "$GDIR/console.log" | tr -d '\r')

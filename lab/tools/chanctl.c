@@ -5,7 +5,11 @@
  * request line and prints the matching reply line.
  *
  * Exit status: 0 answered, 2 bad usage, 4 the guest answered "err ...",
- * 5 no answer (timeout, no socket, connection refused or closed).
+ * 5 no answer within the timeout (the guest is there, its sampler silent),
+ * 6 the channel is gone: no socket, connection refused, or closed before
+ * the reply.  QEMU serves the socket and keeps a connection open as long
+ * as it runs, whatever the guest does, so 6 means QEMU has exited or is
+ * exiting (a destroyed or crashed guest), not a starved one.
  */
 
 #include <errno.h>
@@ -26,6 +30,7 @@
 
 #define EXIT_ERR_REPLY	4
 #define EXIT_NO_REPLY	5
+#define EXIT_GONE	6
 #define LINE_MAX_LEN	16384
 #define REQ_MAX_LEN	255
 #define PING_EVERY_MS	500
@@ -45,7 +50,8 @@ static void usage(void)
 	       "  -w ms     first retry 'ping' until 'pong' or ms elapse\n"
 	       "  -h, --help  this text\n"
 	       "Prints the reply line.  Exit status: 0 answered, 2 usage,\n"
-	       "4 the guest replied 'err ...', 5 no reply / cannot connect.\n");
+	       "4 the guest replied 'err ...', 5 no reply within the timeout,\n"
+	       "6 the channel is gone (no socket, refused, closed: QEMU exited).\n");
 	exit(0);
 }
 
@@ -284,12 +290,13 @@ int main(int argc, char **argv)
 	} else {
 		fd = chan_connect();
 		if (fd < 0)
-			error(EXIT_NO_REPLY, errno, "cannot connect to %s",
-			      cfg_socket);
+			error(errno == ENOENT || errno == ECONNREFUSED ?
+			      EXIT_GONE : EXIT_NO_REPLY, errno,
+			      "cannot connect to %s", cfg_socket);
 	}
 	deadline = now_ms() + cfg_timeout_ms;
 	if (send_line(fd, cfg_request))
-		error(EXIT_NO_REPLY, errno, "cannot send '%s' to %s",
+		error(EXIT_GONE, errno, "cannot send '%s' to %s",
 		      cfg_request, cfg_socket);
 	ret = await_answer(fd, cfg_request, &lb, deadline, 0);
 	if (ret == 1) {
@@ -297,7 +304,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (ret < 0)
-		error(EXIT_NO_REPLY, 0, "channel %s closed before a reply to "
+		error(EXIT_GONE, 0, "channel %s closed before a reply to "
 		      "'%s'", cfg_socket, cfg_request);
 	error(EXIT_NO_REPLY, 0, "no reply to '%s' within %d ms",
 	      cfg_request, cfg_timeout_ms);

@@ -331,17 +331,19 @@ check "threadstat --help" eval '"$OUT/threadstat" --help | grep -q "^Usage: thre
 . "$HERE/tools_subreaper.sh"
 
 # ---------------------------------------------------------------- chanctl
-expect_exit 5 "chanctl: absent socket -> exit 5" \
+# A channel that is gone (QEMU exited: no socket, refused, closed) is exit
+# 6 at once; a guest that does not answer in time is exit 5.
+expect_exit 6 "chanctl: absent socket -> exit 6 (gone)" \
 	"$OUT/chanctl" -S "$T/nosock" ping
 check "chanctl: absent socket message" grep -q "cannot connect to $T/nosock" "$T/err"
-expect_exit 5 "chanctl -w: gives up after the wait" \
+expect_exit 5 "chanctl -w: gives up after the wait -> exit 5" \
 	"$OUT/chanctl" -S "$T/nosock" -w 300
 
 if [ -n "$PY" ]; then
 	cat >"$T/serve.py" <<'EOF'
 # Serve a UNIX stream socket like QEMU's channel: each connection gets
 # stray lines (as if left from an earlier request), then a sampler on it.
-import os, socket, subprocess, sys
+import os, socket, subprocess, sys, time
 path, mode, sampler, log = sys.argv[1:5]
 srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 srv.bind(path)
@@ -353,6 +355,11 @@ while True:
             pass
         c.close()
         continue
+    if mode == "exit":	# QEMU exiting with a request pending
+        c.recv(4096)
+        time.sleep(0.3)
+        os.unlink(path)
+        sys.exit(0)
     c.sendall(b"snap old t_ns=1\ncyclic stop count=1 old\nhello\n")
     subprocess.Popen([sampler, "-c", "-", "-i", "lo", "-C", "1000", "-F", log],
                      stdin=c.fileno(),
@@ -420,9 +427,25 @@ EOF
 	else
 		not_ok "chanctl: silent server did not start" "$(cat "$T/serve.err")"
 	fi
+	if start_server "$T/exiting" exit; then
+		s0=$(date +%s%N)
+		expect_exit 6 "chanctl: the channel closed while waiting -> exit 6 (gone)" \
+			"$OUT/chanctl" -S "$T/exiting" -t 8000 snap x
+		s1=$(date +%s%N)
+		check "chanctl: closed channel message" \
+			grep -qx "chanctl: channel $T/exiting closed before a reply to 'snap x'" "$T/err"
+		check "chanctl: a closed channel ends the wait at once, not at the timeout" \
+			in_range $(((s1 - s0) / 1000000)) 250 4000
+	else
+		not_ok "chanctl: exiting server did not start" "$(cat "$T/serve.err")"
+	fi
+	"$PY" -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/refusing"
+	expect_exit 6 "chanctl: a socket nobody listens on -> exit 6 (gone)" \
+		"$OUT/chanctl" -S "$T/refusing" ping
+	check "chanctl: refused message" grep -q "cannot connect to $T/refusing: Connection refused" "$T/err"
 else
 	for c in "chanctl -w" "chanctl ping" "chanctl snap" "chanctl err" \
-		 "chanctl timeout"; do
+		 "chanctl timeout" "chanctl closed" "chanctl refused"; do
 		skip "$c" "python3 not found"
 	done
 fi

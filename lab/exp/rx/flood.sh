@@ -28,11 +28,11 @@ raw_val()
 }
 
 # After a starved point's flood: the guest answers again once its backlog
-# is gone, or it is lost.
+# is gone (within 120 s), or it is lost; a gone guest fails at once.
 wait_guest_recovers()
 {
 	SNAP_TIMEOUT_MS=120000 guest_req ping >/dev/null ||
-		die "$CUR: the guest did not answer within 120 s of the flood's end: $(guest_fate)"
+		SNAP_TIMEOUT_MS=120000 guest_lost $? "after the flood's end"
 }
 
 # A starved point's receiver, read after the fact (lab/tools/sinkstat.h):
@@ -65,7 +65,7 @@ starved_series()
 		step=$((SERIES * 1000000000))
 	[ $((span / step)) -le 500 ] || step=$(((span / 500 / 10000000 + 1) * 10000000))
 	line=$(guest_req sinkseries "$a_t" $((a_t + span)) "$step" "$a_n") ||
-		die "$CUR: the receiver's history (sinkseries) failed: $(guest_fate)"
+		guest_lost $? "the receiver's history (sinkseries)"
 	line="$(printf '%s\n' "$line" | cut -d' ' -f2-) w0_ns=$w0 w1_ns=$w1"
 	printf '%s\n' "$line" | sed 's/\([a-z_0-9]*\)=/S.\1=/g'
 	printf '%s\n' "$line" | tr ' ' '\n' | awk -F= '{ v[$1] = $2 }
@@ -99,7 +99,7 @@ host_threads()
 
 	[ -z "${FLOOD_PID:-}" ] || args+=(-t "flood=$FLOOD_PID")
 	"$TOOLS/threadstat" "${args[@]}" ||
-		die "$CUR: threadstat failed on QEMU pid $QEMU_PID"
+		die "$CUR: threadstat failed on QEMU pid $QEMU_PID: $(guest_fate)"
 }
 
 # Wait until the receiver has emptied its socket: sink count stable.
@@ -107,12 +107,13 @@ host_threads()
 # instead (the test count past snapshot A's, in the raw file $1).
 drain()
 {
-	local last=-1 now from
+	local last=-1 now from line
 
 	if [ "$GENERATOR" = iperf3 ]; then
 		from=$(raw_val "$1" A.iperf3_tests)
 		for _ in $(seq 100); do
-			now=$(guest_req snap drain | sed -n 's/.* iperf3_tests=\([0-9]*\).*/\1/p')
+			line=$(guest_req snap drain) || guest_lost $? "snapshot drain"
+			now=$(printf '%s\n' "$line" | sed -n 's/.* iperf3_tests=\([0-9]*\).*/\1/p')
 			[ -n "$now" ] && [ -n "$from" ] && [ "$now" -gt "$from" ] && return 0
 			sleep 0.2
 		done
@@ -121,7 +122,8 @@ drain()
 
 	for _ in $(seq 25); do
 		sleep 0.2
-		now=$(guest_req snap drain | sed 's/.* sink_packets=\([0-9]*\).*/\1/')
+		line=$(guest_req snap drain) || guest_lost $? "snapshot drain"
+		now=$(printf '%s\n' "$line" | sed 's/.* sink_packets=\([0-9]*\).*/\1/')
 		[ "$now" = "$last" ] && return 0
 		last=$now
 	done
@@ -236,7 +238,7 @@ cyclic_req()
 
 	reply=$(guest_req cyclic "$1") || rc=$?
 	# chanctl exits 4 on an "err ..." reply, which it prints
-	[ "$rc" = 0 ] || [ "$rc" = 4 ] || die "$CUR: guest did not answer: $(guest_fate)"
+	[ "$rc" = 0 ] || [ "$rc" = 4 ] || guest_lost "$rc" "cyclic $1"
 	# shellcheck disable=SC2254 # $2 is a pattern
 	case $reply in
 	$2) ;;
@@ -259,7 +261,7 @@ timer_probe_wait()
 			die "$CUR: cyclictest logged $n of $1 samples in 10 s"
 		sleep 0.1
 		tries=$((tries + 1))
-		line=$(guest_req snap tlat) || die "$CUR: guest did not answer: $(guest_fate)"
+		line=$(guest_req snap tlat) || guest_lost $? "snapshot tlat"
 		n=$(echo "$line" | sed -n 's/.* tlat_count=\([0-9]*\).*/\1/p')
 		n=${n:-0}
 	done
@@ -292,7 +294,7 @@ timer_latency()
 # the knee after a 1 s warm-up), as snap says of C and D.
 window_sleep()
 {
-	local end now line
+	local end now line rc
 
 	if [ "$SERIES" = 0 ]; then
 		sleep "$WINDOW"
@@ -301,11 +303,11 @@ window_sleep()
 	end=$(($(date +%s) + WINDOW))
 	while now=$(date +%s); [ "$now" -lt "$end" ]; do
 		sleep "$(( end - now < SERIES ? end - now : SERIES ))"
-		if ! line=$(SNAP_TIMEOUT_MS=$((STARVE_S * 1000)) guest_req snap series); then
-			if lab_virsh domstate "lab-$VARIANT-r$REP" 2>/dev/null | grep -q running; then
-				return 1
-			fi
-			die "$CUR: guest did not answer: $(guest_fate)"
+		rc=0
+		line=$(SNAP_TIMEOUT_MS=$((STARVE_S * 1000)) guest_req snap series) || rc=$?
+		if [ "$rc" != 0 ]; then
+			[ "$rc" != 5 ] || ! guest_running || return 1
+			SNAP_TIMEOUT_MS=$((STARVE_S * 1000)) guest_lost "$rc" "snapshot series"
 		fi
 		printf '%s\n' "$line" | tr ' ' '\n' | sed -n 's/^\(t_ns\|sink_packets\)=//p' | paste -sd' ' >>"$1"
 	done

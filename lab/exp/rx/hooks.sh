@@ -43,10 +43,10 @@ settle_guest()
 	local start a b
 
 	start=$(date +%s.%N)
-	a=$(guest_req snap settle) || die "$CUR: guest did not answer: $(guest_fate)"
+	a=$(guest_req snap settle) || guest_lost $? "snapshot settle"
 	while :; do
 		sleep 1
-		b=$(guest_req snap settle) || die "$CUR: guest did not answer: $(guest_fate)"
+		b=$(guest_req snap settle) || guest_lost $? "snapshot settle"
 		SETTLE_IDLE=$(printf '%s\n%s\n' "$a" "$b" | awk -f "$LAB_TOP/lab/lib/idle.awk")
 		SETTLE_S=$(awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { printf "%.1f", n - s }')
 		awk -v i="$SETTLE_IDLE" 'BEGIN { exit !(i >= 90) }' && return 0
@@ -94,6 +94,7 @@ measure_point()
 	defer_scope_push
 	defer stop_point_tools
 	{
+		lab_fault A
 		echo "meta.run=$RUN_ID meta.variant=$VARIANT meta.rep=$REP meta.rate=$rate" \
 			"meta.generator=$GENERATOR meta.pass=$pass meta.slot=$SLOT meta.pos=$POS" \
 			"meta.settle_s=$SETTLE_S meta.settle_idle=$SETTLE_IDLE meta.speed=$SPEED"
@@ -104,6 +105,7 @@ measure_point()
 		without_locks flood_cmd "$rate" $((WARMUP + WINDOW + 60)) >"$raw.flood" 2>&1 &
 		FLOOD_PID=$!
 		sleep "$WARMUP"
+		lab_fault flood
 		snap C "$STARVE_S" || starved=C
 		if [ "$pass" = lat ] && [ -z "$starved" ]; then
 			without_locks probe_cmd "${raw%.txt}.rtt" >"$raw.probe" 2>&1 &
@@ -139,6 +141,7 @@ measure_point()
 			[ -n "$starved" ] || sed -n 's/^latprobe: \(sent=\)/probe.\1/p' "$raw.probe" | sed 's/ / probe./g'
 			[ -n "$starved" ] || timer_latency "$raw"
 		fi
+		lab_fault drain
 		drain "$raw"
 		[ -z "$starved" ] || starved_series "$raw"
 		snap B

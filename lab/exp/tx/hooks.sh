@@ -48,7 +48,7 @@ sleep_until_sent_for()
 {
 	local line left
 
-	line=$(guest_req snap wait) || die "$CUR: guest did not answer: $(guest_fate)"
+	line=$(guest_req snap wait) || guest_lost $? "snapshot wait"
 	[ "$(key blast_running "$line")" = 1 ] ||
 		die "$CUR: the guest's senders are not running (see $GDIR/console.log)"
 	left=$(awk -v s="$1" -v t="$(key t_ns "$line")" -v b="$(key blast_start_ns "$line")" \
@@ -63,7 +63,7 @@ wait_drained()
 
 	deadline=$(($(date +%s) + TX_SLACK + 30))
 	while [ "$(date +%s)" -lt "$deadline" ]; do
-		line=$(guest_req snap drain) || die "$CUR: guest did not answer: $(guest_fate)"
+		line=$(guest_req snap drain) || guest_lost $? "snapshot drain"
 		now=$(key nic_tx_packets "$line")
 		if [ "$(key blast_running "$line")" = 0 ] &&
 		   [ "$(key qdisc_prio_qlen "$line")" = 0 ] && [ "$now" = "$last" ]; then
