@@ -7,7 +7,7 @@
 # residual (the unscaled sum against the window; ±3 % or better closes).
 #   gnuplot -e "datafile='overload.dat'; metafile='meta.gp'; plotdir='plots';
 #               title='...'; fmt='png'; out='cpu-breakdown.png'" plots/cpu-breakdown.gp
-# datafile: plots/prep.awk's overload.dat (one row per variant).
+# datafile: overload.dat of lab/analyze (one row per variant).
 
 load metafile
 logx = 0

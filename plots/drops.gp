@@ -5,7 +5,7 @@
 # y scale is shared so the panels compare.  Up to 3 panels a row.
 #   gnuplot -e "datafile='rates.dat'; metafile='meta.gp'; plotdir='plots';
 #               title='...'; fmt='png'; out='drops.png'" plots/drops.gp
-# datafile, metafile: made by plots/prep.awk.
+# datafile, metafile: made by lab/analyze (lab/lib/py/plotdata.py).
 
 load metafile
 cols = nv < 3 ? nv : 3

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Number formatting shared by plots/claims.awk and plots/report.awk.
+# Number formatting of the TX report (plots/tx-report.awk).
 
 # packets/s: rounded, thousands separated by commas (2,939)
 function thou(x,    s, sign, r) {
@@ -17,8 +17,7 @@ function thou(x,    s, sign, r) {
 	return sign s r
 }
 
-# percentages of guest CPU: one decimal; "–" for none (a share withheld
-# because the books did not close, lab/lib/books.awk)
+# percentages of guest CPU: one decimal; "–" for none
 function pct1(x) {
 	return x == "" ? "–" : sprintf("%.1f", x)
 }
@@ -37,33 +36,6 @@ function ci_range(m, lo, hi, kind, n) {
 	if (m == "")
 		return "–"
 	return n < 2 ? pct1(m) : pct1(m) " [" pct1(lo) "–" pct1(hi) "]"
-}
-
-# a ratio: two decimals, "∞" for one over a zero denominator (inf())
-function ratio_fmt(x) {
-	return x >= inf() ? "∞" : sprintf("%.2f", x)
-}
-
-# a rate_target for people: 0 is unlimited
-function target_name(t) {
-	return t == 0 ? "unlimited" : thou(t) " pps"
-}
-
-# a latency in µs, rounded; a lost-bounded one (b = 1) is a lower bound:
-# "≥ 1,000,000"
-function usec(x, b) {
-	return x == "" ? "–" : (b + 0 ? "≥ " : "") thou(x)
-}
-
-# "12,665 [11,855–≥ 1,000,000]": a median with its CI in µs and the
-# lost-bounded flags of each; "≥ 1,000,000 (whole CI)" when all three are
-# lost-bounded; one sample has no interval
-function usec_range(m, lo, hi, mb, lob, hib, n) {
-	if (m == "")
-		return "–"
-	if (n >= 2 && mb + 0 && lob + 0 && hib + 0)
-		return usec(m, 1) " (whole CI)"
-	return n < 2 ? usec(m, mb + 0) : usec(m, mb + 0) " [" usec(lo, lob + 0) "–" usec(hi, hib + 0) "]"
 }
 
 function accel_name(a) {

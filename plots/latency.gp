@@ -8,7 +8,7 @@
 # dashed timeout line, its true value is at least that.
 #   gnuplot -e "datafile='rates.dat'; metafile='meta.gp'; plotdir='plots';
 #               title='...'; fmt='png'; out='latency.png'" plots/latency.gp
-# datafile, metafile: made by plots/prep.awk (with latency=1).
+# datafile, metafile: made by lab/analyze (lab/lib/py/plotdata.py), with the latency columns.
 
 load metafile
 height = 560

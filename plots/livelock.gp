@@ -2,14 +2,14 @@
 # The Mogul-Ramakrishnan plot: packets delivered to user space against
 # packets offered, one line per variant (median over the repetitions at
 # each rate target, error bars = the median's CI), and y = x for an ideal
-# receiver.  The lines between the measured points are straight in the
-# data (curvefile), so on a log offered axis they bend like y = x does
-# and never cross it where the data do not.  A marker with a white centre
+# receiver.  The lines join the measured medians with straight segments
+# (curvefile): nothing is drawn between the rates that was not measured.
+# A marker with a white centre
 # (hollow) is a point that fails a gate: the guest not saturated or the
-# flooder off its target (plots/prep.awk's gates column).
+# flooder off its target (the gates column of lab/analyze).
 #   gnuplot -e "datafile='rates.dat'; curvefile='curve.dat'; metafile='meta.gp';
 #               plotdir='plots'; title='...'; fmt='png'; out='livelock.png'" plots/livelock.gp
-# datafile, curvefile, metafile: made by plots/prep.awk.
+# datafile, curvefile, metafile: made by lab/analyze (lab/lib/py/plotdata.py).
 
 load metafile
 load plotdir . "/style.gp"

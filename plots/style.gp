@@ -18,7 +18,7 @@ if (fmt eq "svg") {
 }
 set output out
 
-# one colour and marker per variant, the same in every plot (plots/prep.awk
+# one colour and marker per variant, the same in every plot (lab/analyze
 # gives the lab's variants fixed ones in vstyles)
 # (the last four, for a run with the setting variants, dashed)
 vcolors = "#c0392b #1f6fb4 #2a9d3a #8e44ad #e67e22 #16a085 #7f8c8d #d35490 #b7950b #5d6d7e #117864 #784212"

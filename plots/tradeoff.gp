@@ -9,7 +9,7 @@
 # variants and their probe loss (no legend for them).
 #   gnuplot -e "datafile='tradeoff.dat'; metafile='meta.gp'; plotdir='plots';
 #               title='...'; fmt='png'; out='tradeoff.png'" plots/tradeoff.gp
-# datafile, metafile: made by plots/prep.awk (with latency=1).
+# datafile, metafile: made by lab/analyze (lab/lib/py/plotdata.py), with the latency columns.
 
 load metafile
 logx = 0

@@ -124,11 +124,12 @@ kernel_json()
 }
 
 # params.json: what every experiment records, and the experiment's own.
-# true when the repetitions are whole Williams designs of the variants
+# true when the repetitions are whole balanced blocks of the variants
+# (balance_len: each rate direction a complete Latin square)
 order_balanced()
 {
 	# shellcheck disable=SC2086
-	if [ $((REPS % $(williams_len "$(echo $VARIANTS | wc -w)"))) = 0 ]; then
+	if [ $((REPS % $(balance_len "$(echo $VARIANTS | wc -w)"))) = 0 ]; then
 		echo true
 	else
 		echo false
@@ -151,14 +152,16 @@ write_params()
 		--argjson reps "$REPS" --argjson warmup "$WARMUP" --argjson window "$WINDOW" \
 		--argjson payload "$PAYLOAD" --argjson debug "$DEBUG" --arg extra "$CMDLINE_EXTRA" \
 		--arg gcmd "$LAB_GUEST_CMDLINE" --argjson kernels "$kernels" --argjson exp_params "$(exp_params)" \
-		--arg hpin "$HOST_SIDE_CPUS" --argjson balanced "$(order_balanced)" '
+		--arg hpin "$HOST_SIDE_CPUS" --argjson balanced "$(order_balanced)" \
+		--arg rver "$(rule rules.version)" --arg rsha "$(rules_sha)" '
 		{experiment: $exp, run: $run, lab_commit: $commit, host_model: $model,
 		 host_cpus: $cpus, host_side_cpus: $hpin, host_kernel: $hkernel, accel: $accel, host_accel: $haccel,
 		 speed: $speed, icount: $icount, guest_mips: (if $mips == "" then null else ($mips | tonumber) end),
 		 libvirt_uri: $uri,
 		 reps: $reps, variant_order: "williams", order_balanced: $balanced,
 		 warmup_s: $warmup, window_s: $window, payload: $payload,
-		 debug: $debug, cmdline_extra: $extra, guest_cmdline: $gcmd}
+		 debug: $debug, cmdline_extra: $extra, guest_cmdline: $gcmd,
+		 rules_version: $rver, rules_sha: $rsha}
 		+ $exp_params + {kernels: $kernels}' >"$RUN/params.json" ||
 		die "cannot write $RUN/params.json"
 }
@@ -258,6 +261,8 @@ driver_main()
 	[ ! -e "$RUN/points.csv" ] || die "$RUN already holds results"
 	mkdir -p "$RUN/raw" "$RUN/guests"
 	write_params
+	# the rules the run is judged under, beside today's (lab/analyze)
+	cp "$LAB_RULES" "$RUN/rules.tsv" || die "cannot write $RUN/rules.tsv"
 	awk -v header=1 -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" \
 		-f "${EXP_POINT:-$LAB_TOP/lab/exp/$EXP/point.awk}" >"$RUN/points.csv"
 	netns_create
@@ -271,7 +276,10 @@ driver_main()
 	for REP in $(seq "$REPS"); do
 		run_repetition
 	done
-	exp_summarize >"$RUN/summary.csv" || die "could not summarize $RUN"
+	# through a new file: the RX experiment's analysis writes summary.csv
+	# into the run itself (lab/analyze) and prints it
+	exp_summarize >"$RUN/summary.csv.new" || die "could not summarize $RUN"
+	mv -f "$RUN/summary.csv.new" "$RUN/summary.csv"
 	column -s, -t <"$RUN/summary.csv" >&2 || cat "$RUN/summary.csv" >&2
 	[ "$(type -t exp_plot)" != function ] || exp_plot
 	[ "$HEALTH_FAILED" = 0 ] || die "kernel health check failed, see $RUN/health.txt"

@@ -320,14 +320,25 @@ williams_len()
 	fi
 }
 
+# balance_len <n>: the repetitions of one balanced block of n variants:
+# 2n, the first n with the rates ascending, the next n descending
+# (rates_in_order of lab/exp/rx/hooks.sh), each direction a complete
+# Latin square of the Williams design (for an even n a Williams square of
+# its own; for an odd n the design's two halves), so that neither a rate
+# direction nor a slot favours a variant.
+balance_len()
+{
+	echo $((2 * $1))
+}
+
 # balanced_reps <at least> <item...>: the smallest whole number of
-# Williams designs that gives at least that many repetitions
+# balanced blocks (balance_len) that gives at least that many repetitions
 balanced_reps()
 {
 	local min=$1 len
 
 	shift
-	len=$(williams_len $#)
+	len=$(balance_len $#)
 	echo $(((min + len - 1) / len * len))
 }
 
@@ -364,28 +375,38 @@ williams()
 	echo "${design_row[*]}"
 }
 
-# gated_variants <results dir>: the variants whose gates choose the
-# verdict rate: the kernel variants of its params.json (those without
-# settings); nothing (every variant) without a params.json, or when every
-# variant is a setting variant
-gated_variants()
+# rule <name>: a value of the lab's rules (lab/lib/rules.tsv), or die
+rule()
 {
-	[ -s "$1/params.json" ] || return 0
-	jq -r '[.kernels // {} | to_entries[] | select(.value.settings == null) | .key] | join(" ")' \
-		"$1/params.json" 2>/dev/null || true
+	local x
+
+	x=$(awk -F'\t' -v k="$1" '$1 == k { print $2; found = 1 } END { exit !found }' "$LAB_RULES") ||
+		die "no rule '$1' in $LAB_RULES"
+	echo "$x"
 }
 
-# summarize <experiment> <results dir>: its summary.csv on stdout
-# (lab/exp/<experiment>/summarize.awk over points.csv), or die.
+# rules_sha: the first 12 hex digits of the rules' sha256 (lab/analyze's
+# rules_sha, params.json's)
+rules_sha()
+{
+	sha256sum "$LAB_RULES" | cut -c1-12
+}
+
+# summarize <experiment> <results dir>: summary.csv on stdout, or die.
+# The RX experiment's is lab/analyze's (which also writes verdicts.json
+# and report.md into the run); the TX experiment's lab/exp/tx/summarize.awk.
 summarize()
 {
-	local csv=$2/points.csv
+	local csv=$2/points.csv tmp
 
 	[ -s "$csv" ] || die "$csv missing or empty"
 	[ "$(wc -l <"$csv")" -ge 2 ] || die "$csv holds no points"
-	awk -f "$LAB_TOP/lab/lib/books.awk" "$csv" |
-		awk -v file="$csv" -v gated="$(gated_variants "$2")" -f "$LAB_TOP/lab/lib/stats.awk" \
-			-f "$LAB_TOP/lab/exp/$1/summarize.awk" ||
+	if [ "$1" = rx ]; then
+		"$LAB_TOP/lab/analyze" "$2" || die "could not analyze $2"
+		cat "$2/summary.csv"
+		return 0
+	fi
+	awk -v file="$csv" -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/exp/$1/summarize.awk" "$csv" ||
 		die "could not summarize $csv"
 }
 

@@ -310,7 +310,7 @@ static void report(struct probes *p)
 {
 	char buf[512];
 	struct strbuf sb = STRBUF_INIT(buf);
-	struct lat_summary s;
+	struct lat_summary s, answered;
 	uint64_t seq, n = 0;
 
 	/* the RTTs of the received probes, packed at the front */
@@ -324,6 +324,10 @@ static void report(struct probes *p)
 		  (unsigned long long)(p->sent - p->received),
 		  (unsigned long long)p->late);
 	lat_format(&s, &sb);
+	/* the p99 of the answered probes alone: a latency, never a bound */
+	sb_printf(&sb, " answered_p99_us=");
+	if (!lat_compute(p->rtt_ns, n, 0, cfg_timeout_ns, &answered))
+		sb_printf(&sb, "%.1f", answered.val[LAT_P99] / 1000.0);
 	sb_printf(&sb, " lost_bounded=");
 	lat_format_bounded(&s, &sb);
 	printf("latprobe: duplicates=%llu garbage=%llu send_errors=%llu\n",

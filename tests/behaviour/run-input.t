@@ -240,22 +240,43 @@ check "the check fails a cyclic rotation of 3 variants (each always after the sa
 	rotation_refused
 check "williams: the first orders of 3 variants, and the mirror" \
 	test "$(williams 0 a b c)/$(williams 1 a b c)/$(williams 3 a b c)/$(williams 6 a b c)/$(williams 0)" = "a b c/b c a/c b a/a b c/"
-check "balanced_reps: at least 5, whole designs, for 1..4 variants" \
-	test "$(balanced_reps 5 a) $(balanced_reps 5 a b) $(balanced_reps 5 a b c) $(balanced_reps 5 a b c d)" = "5 6 6 8"
-# The rate order of repetition r (lab/exp/rx/hooks.sh): ascending in odd
-# repetitions, descending in even ones, unlimited (0) the highest load.
-# e2e/20-lab runs one repetition: its ascending order is checked there.
+check "balanced_reps: at least 5, whole blocks of 2n, for 1..4 variants" \
+	test "$(balanced_reps 5 a) $(balanced_reps 5 a b) $(balanced_reps 5 a b c) $(balanced_reps 5 a b c d)" = "6 8 6 8"
+# The rate order of repetition r (lab/exp/rx/hooks.sh): ascending in the
+# first n repetitions of every 2n, descending in the next n, unlimited (0)
+# the highest load.  e2e/20-lab runs one repetition: its ascending order
+# is checked there.
 rates_of_rep()
 {
 	(
-		RATES=$1
+		RATES=$1 VARIANTS=$3
 		eval "$(sed -n '/^rates_in_order()/,/^}/p' "$LAB_TOP/lab/exp/rx/hooks.sh")"
 		rates_in_order "$2" | xargs
 	)
 }
-check "rates_in_order: ascending in repetitions 1 and 3, descending in 2, unlimited (0) the highest" \
-	test "$(rates_of_rep "48000 0 16000" 1)/$(rates_of_rep "48000 0 16000" 2)/$(rates_of_rep "16000 48000" 3)" = \
-	"16000 48000 0/0 48000 16000/16000 48000"
+check "rates_in_order: 3 variants, ascending in repetitions 1-3 and 7, descending in 4-6, unlimited (0) the highest" \
+	test "$(rates_of_rep "48000 0 16000" 1 "a b c")/$(rates_of_rep "48000 0 16000" 3 "a b c")/$(rates_of_rep "48000 0 16000" 4 "a b c")/$(rates_of_rep "16000 48000" 6 "a b c")/$(rates_of_rep "16000 48000" 7 "a b c")" = \
+	"16000 48000 0/16000 48000 0/0 48000 16000/48000 16000/16000 48000"
+# Each rate direction is a complete Latin square of the Williams design:
+# over one block (balance_len) every variant takes every slot once with
+# the rates ascending and once with them descending.
+direction_balanced()
+{
+	local n=$1 r j items=() dir
+
+	for ((j = 0; j < n; j++)); do
+		items+=("v$j")
+	done
+	for ((r = 1; r <= $(balance_len "$n"); r++)); do
+		dir=$(rates_of_rep "1 2" "$r" "${items[*]}" | cut -d' ' -f1)
+		echo "$dir $(williams $((r - 1)) "${items[@]}")"
+	done | awk -v n="$n" '{ for (j = 2; j <= NF; j++) slot[$1, $j, j - 1]++ }
+		END { for (k in slot) if (slot[k] != 1) exit 1; exit length(slot) != 2 * n * n }'
+}
+for n in 1 2 3 4 5 6 11; do
+	check "balance: $n variants, $(balance_len "$n") repetitions: each rate direction a complete Latin square" \
+		direction_balanced "$n"
+done
 # default_reps of lab/lib/opts.sh, in a subshell of its own
 default_reps_of()
 {

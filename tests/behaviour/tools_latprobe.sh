@@ -59,8 +59,8 @@ run_probe()
 }
 
 P1='[0-9]+\.[0-9]'
-LP_RE="^latprobe: sent=[0-9]+ received=[0-9]+ lost=[0-9]+ late=[0-9]+ p50_us=$P1 p90_us=$P1 p99_us=$P1 p999_us=$P1 max_us=$P1 lost_bounded=[a-z0-9,]+\$"
-ALL_LOST="p50_us=300000.0 p90_us=300000.0 p99_us=300000.0 p999_us=300000.0 max_us=300000.0 lost_bounded=p50,p90,p99,p999,max"
+LP_RE="^latprobe: sent=[0-9]+ received=[0-9]+ lost=[0-9]+ late=[0-9]+ p50_us=$P1 p90_us=$P1 p99_us=$P1 p999_us=$P1 max_us=$P1 answered_p99_us=($P1)? lost_bounded=[a-z0-9,]+\$"
+ALL_LOST="p50_us=300000.0 p90_us=300000.0 p99_us=300000.0 p999_us=300000.0 max_us=300000.0 answered_p99_us= lost_bounded=p50,p90,p99,p999,max"
 
 # lp_ordered LINE TIMEOUT_MS: 0 <= p50 <= p90 <= p99 <= p999 <= max <= timeout
 lp_ordered()
@@ -94,6 +94,8 @@ check "latprobe: 200/s for 1 s: sent=200 received=200 lost=0 late=0" \
 	eval '[[ "$LPOUT" == "latprobe: sent=200 received=200 lost=0 late=0 "* ]]'
 check "latprobe: nothing lost-bounded" \
 	eval '[[ "$LPOUT" == *" lost_bounded=none" ]]'
+check "latprobe: nothing lost: the answered probes' p99 is the p99" \
+	eval '[ "$(field answered_p99_us "$LPOUT")" = "$(field p99_us "$LPOUT")" ]'
 check "latprobe: percentiles ordered, within the timeout" \
 	lp_ordered "$LPOUT" 1000
 check "latprobe: no duplicates, garbage or send errors" \
@@ -139,7 +141,9 @@ check "latprobe: late replies counted late and lost ($LPOUT)" \
 	      [ "${recv:-0}" -ge 1 ] && [ "$lost" = "$late" ] &&
 	      [ $((recv + late)) = 50 ]'
 check "latprobe: a lost-bounded max is reported as the timeout" \
-	eval '[[ "$LPOUT" == *" max_us=400000.0 lost_bounded="*max ]]'
+	eval '[[ "$LPOUT" == *" max_us=400000.0 answered_p99_us="*" lost_bounded="*max ]]'
+check "latprobe: the answered probes' p99 is an answered probe's time, below the timeout" \
+	eval 'a=$(field answered_p99_us "$LPOUT"); [[ "$a" =~ ^[0-9]+\.[0-9]$ ]] && [ "${a%.*}" -lt 400000 ]'
 kill -TERM "$RESP"; rc=0; wait "$RESP" || rc=$?
 check "responder: SIGTERM -> exit 0, echoed=350 (200 + 100 stopped + 50)" \
 	eval '[ $rc = 0 ] &&

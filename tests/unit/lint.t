@@ -4,6 +4,7 @@
 #   ShellCheck, with .shellcheckrc, on every shell script and sourced file
 #   scripts/checkpatch.pl --no-tree -f on lab/tools/*.[ch], with the
 #   exceptions below, each with its reason
+#   Python's own parser on the analysis (standard library only)
 # (their results kept per tree outside the clone, like ccache's objects:
 # see lint_dir); and the experiments' meta files list exactly their
 # options and columns; and no build output is committed.
@@ -155,6 +156,33 @@ if [ -n "$cp" ]; then
 else
 	skip "checkpatch" "no kernel tree and no /usr/src/linux-source-6.12.tar.xz (make deps)"
 fi
+
+# Python (the analysis, lab/lib/py; its tests, tests/unit/py): every module
+# compiles, and imports only the standard library and the lab's own
+# modules (no numpy or pandas: Debian 12's python3 is all a machine has).
+py_stdlib_only()
+{
+	python3 - lab/analyze lab/lib/py/*.py tests/unit/py/*.py <<'PY'
+import ast, os, sys
+own = {os.path.splitext(os.path.basename(f))[0] for f in sys.argv[1:]}
+bad = []
+for f in sys.argv[1:]:
+    tree = ast.parse(open(f).read(), f)
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        for n in names:
+            top = n.split(".")[0]
+            if top not in own and top not in sys.stdlib_module_names:
+                bad.append(f"{f}: imports {n}")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+}
+check "Python: the analysis and its tests compile and use only the standard library" py_stdlib_only
 
 # meta: its "column" lines are exactly point.awk's header, in order; its
 # "parameter" lines name options the experiment's --help lists.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# lab/lib/stats.awk, lab/exp/rx/point.awk and summarize.awk against inputs whose
-# answers are known by hand.
+# lab/lib/stats.awk and lab/exp/rx/point.awk against inputs whose answers
+# are known by hand (the analysis of the rows: tests/unit/analyze.t).
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"
@@ -32,8 +32,7 @@ expect "median CI for n=10 drops one sample each side (97.9 %)" "2 9 0.979" \
 	"$(stats 'n = split("10 9 8 7 6 5 4 3 2 1", a, " "); median(a, n); median_ci(a, n); printf "%s %s %.3f\n", ci_lo, ci_hi, ci_cov')"
 
 raw=$(mktemp)
-sum=$(mktemp -d)
-trap 'rm -rf "$raw" "$raw".* "$sum"' EXIT
+trap 'rm -rf "$raw" "$raw".*' EXIT
 # A point whose answers are known by hand.  Window C..D: 2 s of one CPU
 # (hz 100: 200 ticks).  /proc/stat: idle 20 ticks, irq 10 ticks (0.1 s of
 # hardirq); PSI irq time 0.4 s, so softirq in irq context is 0.3 s; the
@@ -163,77 +162,12 @@ refuse "point: a clocksource change during the point fails it, naming both" \
 refuse "point: a raw file without a window is refused" "missing or empty window" \
 	awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk" /dev/null
 
-# summarize: the verdict rate is the highest rate every variant passes
-# the gates at; the MLFRR is a bracket of medians of the loss.
-row()
-{
-	point_row host_ceiling_pps=10000000 gate_clock=1 "$@"
-}
-{
-	awk -v header=1 -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" -f "$LAB_TOP/lab/exp/rx/point.awk"
-	for rep in 1 2 3; do
-		for v in a b; do
-			# 30k: both idle; 100k: both saturated; 300k: b saturated but
-			# a's generator 3 % short; unlimited: never a verdict point
-			row run=T variant=$v pass=tput rep=$rep rate_target=30000 offered_pps=30000 delivered_pps=30000 idle_cpu=50 gen_err_pct=0.1 loss_pct="$([ "$rep" = 1 ] && echo 1.00 || echo 0.20)"
-			# (rep 3 of b: its books do not close, no receiver CPU)
-			row run=T variant=$v pass=tput rep=$rep rate_target=100000 offered_pps=100000 delivered_pps=$((rep * 1000)) recv_cpu=$((rep * 10)) idle_cpu=$((rep + 1)) gen_err_pct=-0.3 loss_pct=50 \
-				closure_ok="$([ "$v$rep" = b3 ] && echo 0 || echo 1)" closure_pct="$([ "$v$rep" = b3 ] && echo -8.0 || echo 0.5)"
-			row run=T variant=$v pass=tput rep=$rep rate_target=300000 offered_pps=300000 delivered_pps=1000 idle_cpu=1 gen_err_pct="$([ "$v" = a ] && echo -3 || echo 0)" loss_pct=99
-			row run=T variant=$v pass=tput rep=$rep rate_target=0 offered_pps=900000 delivered_pps=1000 idle_cpu=0 loss_pct=99
-			# a latency-pass row, not part of the summary
-			row run=T variant=$v pass=lat rep=$rep rate_target=100000 offered_pps=100000 delivered_pps=99999 idle_cpu=1 loss_pct=0
-		done
-	done
-} >"$sum/points.csv"
-summarize rx "$sum" >"$sum/summary.csv" 2>>"$T_LOG"
-cat "$sum/summary.csv" >>"$T_LOG"
-expect "summary: verdict rate is the highest rate every variant passes the gates" "100000 100000" \
-	"$(csv_col "$sum/summary.csv" verdict_rate | xargs)"
-# a setting variant does not choose the verdict rate: with a the setting
-# variant of kernel b, b alone passes the gates at 300k
-mkdir -p "$sum/gated"
-cp "$sum/points.csv" "$sum/gated/"
-echo '{"kernels": {"b": {"variant": "b"}, "a": {"kernel": "b", "settings": "sock:busy_poll=50"}}}' \
-	>"$sum/gated/params.json"
-expect "summary: only the kernel variants' gates choose the verdict rate" "b|300000 300000" \
-	"$(gated_variants "$sum/gated")|$(summarize rx "$sum/gated" 2>>"$T_LOG" | csv_col /dev/stdin verdict_rate | xargs)"
-# the host's gates: a rate the host could not have delivered (its ceiling
-# below the offered rate in 2 of 3 repetitions), or at which a fixed-speed
-# guest fell behind, is no verdict rate
-for g in "host_ceiling_pps:50000" "gate_clock:0"; do
-	mkdir -p "$sum/host"
-	awk -F, -v OFS=, -v col="${g%%:*}" -v val="${g#*:}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
-		$c["rate_target"] == 100000 && $c["variant"] == "b" && $c["rep"] != 1 { $c[col] = val } { print }' \
-		"$sum/points.csv" >"$sum/host/points.csv"
-	expect "summary: ${g%%:*}=${g#*:} at 100k in 2 of 3 repetitions of b: no verdict rate" "|" \
-		"$(summarize rx "$sum/host" 2>>"$T_LOG" | csv_col /dev/stdin verdict_rate | paste -sd'|')"
-done
-expect "summary: MLFRR bracket from the median loss" "30000 100000" \
-	"$(csv_col "$sum/summary.csv" mlfrr_lo | head -1) $(csv_col "$sum/summary.csv" mlfrr_hi | head -1)"
-expect "summary: delivered at the verdict rate, median [min-max], throughput pass only" "2000 1000 3000" \
-	"$(csv_col "$sum/summary.csv" delivered_pps | head -1) $(csv_col "$sum/summary.csv" delivered_lo | head -1) $(csv_col "$sum/summary.csv" delivered_hi | head -1)"
-expect "summary: receiver CPU at the verdict rate" 20 "$(csv_col "$sum/summary.csv" recv_cpu | head -1)"
-expect "summary: a repetition whose books do not close gives no CPU share (b: median of 10, 20)" "15 10 20" \
-	"$(for k in recv_cpu recv_cpu_lo recv_cpu_hi; do csv_col "$sum/summary.csv" $k | sed -n 2p; done | xargs)"
-
-# lab/lib/books.awk: the shares of a row whose books do not close are
-# blanked, the rest of the row (residual, idle, run delay) kept; rows that
-# close and CSVs without closure_ok pass unchanged.
-books()
-{
-	awk -f "$LAB_TOP/lab/lib/books.awk" "$1"
-}
-point "$raw.doctored" | books /dev/stdin >"$raw.bcsv"
-expect "books: a doctored row keeps its residual, idle and run delay, loses every share" \
-	"15.0 10.0 20.0 ||||||||" \
-	"$(for k in closure_pct idle_cpu recv_wait_pct; do csv_col "$raw.bcsv" $k; done | xargs) $(for k in recv_cpu ksoftirqd_cpu napi_cpu sampler_cpu responder_cpu softirq_irqctx_cpu hardirq_cpu other_cpu recv_us_per_pkt; do csv_col "$raw.bcsv" $k; done | paste -sd'|')"
-expect "books: a row whose books close passes unchanged" "" "$(point "$raw" | books /dev/stdin | diff - "$raw.csv")"
-printf 'variant,recv_cpu\nx,40.0\n' >"$raw.nob"
-expect "books: a CSV without closure_ok passes unchanged" "" "$(books "$raw.nob" | diff - "$raw.nob")"
-{ head -1 "$sum/points.csv" | sed 's/delivered_pps/delivered/'; sed -n 2p "$sum/points.csv"; } >"$sum/old.csv"
-mkdir -p "$sum/old" && mv "$sum/old.csv" "$sum/old/points.csv"
-refuse "summary: an older CSV format is refused" "unknown header" summarize rx "$sum/old"
-mkdir -p "$sum/empty"
-refuse "summary: an empty results directory is refused" "missing or empty" summarize rx "$sum/empty"
+# A starved point at a fixed speed is gated on the clock it has, A..B:
+# the guest's 4.00 s against the host's 4.04 s (-0.99 %) kept it; against
+# 4.8 s (-16.7 %) it did not.
+sed 's/meta.settle_idle=97.0/& meta.speed=icount:4/; s/tapA.tap_tx_packets=0/tapA.t_ns=0 &/;
+     s/tapB.tap_tx_packets=25000/tapB.t_ns=4040000000 &/' "$raw.starved" >"$raw.sclk"
+sed 's/tapB.t_ns=4040000000/tapB.t_ns=4800000000/' "$raw.sclk" >"$raw.sslow"
+expect "point: starved at a fixed speed: clock -0.99 % over A..B kept (1), -16.67 % lost (0)" "-0.99 1 -16.67 0" \
+	"$(for f in "$raw.sclk" "$raw.sslow"; do point "$f" | csv_col /dev/stdin clock_err_pct; point "$f" | csv_col /dev/stdin gate_clock; done | xargs)"
 [ "$T_FAILED" = 0 ]

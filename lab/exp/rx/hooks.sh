@@ -6,15 +6,17 @@
 #
 # A booted guest is first left to settle (idle), then measured in two
 # passes:
-#   throughput  every rate, ascending in odd repetitions and descending in
-#               even ones, with no latency probe running (the guest's
+#   throughput  every rate, ascending in the first n repetitions of every
+#               2n (n variants) and descending in the next n, with no
+#               latency probe running (the guest's
 #               timer probe stopped, no request/response probe):
 #               nothing but the flood and the receiver in the window
 #   latency     the --lat-rates, with both latency probes running (the
 #               timer probe, cyclictest, from the pass's opening to its
 #               end), inserted before the throughput point lat_position
-#               draws for the boot, so that no place in a boot (first,
-#               after the heaviest flood, last) is the latency pass's own
+#               draws for the repetition (the same in each of its boots),
+#               so that no place in a boot (first, after the heaviest
+#               flood, last) is the latency pass's own
 # Per point:
 #   snapshot A (idle) -> flood starts -> warm-up -> snapshot C -> window ->
 #   snapshot D -> flood ends -> drain -> snapshot B (idle)
@@ -34,14 +36,15 @@
 EXP=rx
 EXP_RUN_PREFIX=
 
-# Let a freshly booted guest settle: wait until it has been >= 90 % idle
-# over one second (boot work, first page faults and the like done), for
+# Let a freshly booted guest settle: wait until it has been at least
+# settle.idle_pct (lab/lib/rules.tsv) idle over one second (boot work, first page faults and the like done), for
 # at most SETTLE_MAX seconds.  Sets SETTLE_S and SETTLE_IDLE (the idle
 # share of that last second, %).
 settle_guest()
 {
-	local start a b
+	local start a b want
 
+	want=$(rule settle.idle_pct)
 	start=$(date +%s.%N)
 	a=$(guest_req snap settle) || guest_lost $? "snapshot settle"
 	while :; do
@@ -49,7 +52,7 @@ settle_guest()
 		b=$(guest_req snap settle) || guest_lost $? "snapshot settle"
 		SETTLE_IDLE=$(printf '%s\n%s\n' "$a" "$b" | awk -f "$LAB_TOP/lab/lib/idle.awk")
 		SETTLE_S=$(awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { printf "%.1f", n - s }')
-		awk -v i="$SETTLE_IDLE" 'BEGIN { exit !(i >= 90) }' && return 0
+		awk -v i="$SETTLE_IDLE" -v w="$want" 'BEGIN { exit !(i >= w) }' && return 0
 		if awk -v t="$SETTLE_S" -v m="$SETTLE_MAX" 'BEGIN { exit !(t >= m) }'; then
 			log "$CUR: guest still only $SETTLE_IDLE % idle after ${SETTLE_S}s: measuring anyway (recorded as settle_idle)"
 			return 0
@@ -59,28 +62,33 @@ settle_guest()
 }
 
 
-# rates_in_order <rep>: the rates ascending in odd repetitions and
-# descending in even ones; unlimited (0) counts as the highest load
+# rates_in_order <rep>: the rates ascending in the first n repetitions of
+# every 2n (n variants: balance_len of lab/lib/lib.sh) and descending in
+# the next n, so that each direction is a complete Latin square of the
+# Williams design; unlimited (0) counts as the highest load
 rates_in_order()
 {
-	local dir=
+	local dir="" n
 
-	[ $(($1 % 2)) = 1 ] || dir=-r
+	# shellcheck disable=SC2086
+	n=$(echo $VARIANTS | wc -w)
+	[ $((($1 - 1) / n % 2)) = 0 ] || dir=-r
 	# shellcheck disable=SC2086
 	printf '%s\n' $RATES | awk -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/exp/rx/rank.awk" |
 		sort -g $dir | cut -d' ' -f2
 }
 
-
-# lat_position <n>: where the latency pass goes in this boot, 0..n (before
-# throughput point k + 1; n: after the last), drawn from the run's
-# LAT_SEED (params.json lat_seed) with the variant and the repetition, so
-# a run is replayed with the same places
+# lat_position <n>: where the latency pass goes in the boots of this
+# repetition, 0..n (before throughput point k + 1; n: after the last),
+# drawn from the run's LAT_SEED (params.json lat_seed) with the
+# repetition, the same for every variant of it: paired latency points sit
+# at the same place in their boots.  A run is replayed with the same
+# places.
 lat_position()
 {
 	local h
 
-	h=$(printf '%s %s %s' "$LAT_SEED" "$VARIANT" "$REP" | cksum | cut -d' ' -f1)
+	h=$(printf '%s %s' "$LAT_SEED" "$REP" | cksum | cut -d' ' -f1)
 	echo $((h % ($1 + 1)))
 }
 
@@ -187,13 +195,13 @@ rx_params()
 		--argjson work "$WORK" --arg gen "$GENERATOR" \
 		--arg iperf3 "$([ "$GENERATOR" != iperf3 ] || iperf3 --version | head -1)" \
 		--argjson prate "$PROBE_RATE" --argjson ptimeout "$PROBE_TIMEOUT" --argjson series "$SERIES" \
-		--argjson lseed "$LAT_SEED" '
+		--argjson lseed "$LAT_SEED" --arg sidle "$(rule settle.idle_pct)" '
 		{rates: $rates, lat_rates: $lat,
 		 knee_pps: (if $knee == "" then null else ($knee | tonumber) end),
 		 grid: $grid, lat_grid: $lgrid, starve_s: $starve,
-		 rate_order: "ascending in odd repetitions, descending in even",
-		 lat_position: "drawn per boot (lat_position of lab/exp/rx/hooks.sh)", lat_seed: $lseed,
-		 settle_max_s: $settle, settle_idle_pct: 90,
+		 rate_order: "ascending in the first n repetitions of every 2n (n variants), descending in the next n",
+		 lat_position: "drawn per repetition, the same for its variants (lat_position of lab/exp/rx/hooks.sh)", lat_seed: $lseed,
+		 settle_max_s: $settle, settle_idle_pct: ($sidle | tonumber),
 		 vcpu_pin: $vpin, helper_pin: $hpin,
 		 flood_burst_us: $burst, flood_batch: $batch, host_sched: $hs,
 		 flood_sched: $fs, qemu_sched: $qs, rcvbuf: $rcvbuf, mode: $mode, work: $work,
@@ -258,7 +266,7 @@ exp_guest()
 }
 
 # one line per point; the receiver's CPU share only where the books close
-# (lab/lib/books.awk), else the residual
+# (books.closure_pct of lab/lib/rules.tsv), else the residual
 exp_progress()
 {
 	local recv="receiver %s%% CPU" col=recv_cpu

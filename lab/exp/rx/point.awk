@@ -33,7 +33,8 @@
 # (/proc/stat idle: NO_HZ idle time) and steal: exact counters only, not
 # the tick-sampled /proc/stat user/system/softirq columns (cpu_* columns,
 # kept for reference).  closure_pct is how far their sum is from the
-# window (0 when the books close); closure_ok is 1 within +-3 %; both are
+# window (0 when the books close); closure_ok is 1 within
+# +-books.closure_pct (lab/lib/rules.tsv); both are
 # empty without PSI.  irqtime is 1 when irq time was accounted in the
 # window (it is not once the kernel has switched IRQ time accounting off,
 # and then task run times include the softirq time they were interrupted
@@ -81,7 +82,7 @@ BEGIN {
 		"sent_total tap_tx_total tap_drop_total host_icmp_total nic_rx_total nic_drop_total " \
 		"udp_in_total rcvbuf_err_total delivered_total window_s guest_window_s " \
 		"probe_sent probe_lost probe_loss_pct probe_p50_us probe_p90_us probe_p99_us " \
-		"probe_p999_us probe_max_us probe_lost_bounded probe_lost_net probe_lost_socket probe_lost_reply " \
+		"probe_p999_us probe_max_us probe_ap99_us probe_lost_bounded probe_lost_net probe_lost_socket probe_lost_reply " \
 		"tlat_n tlat_p50_us tlat_p90_us tlat_p99_us tlat_p999_us tlat_max_us tlat_overruns " \
 		"tlat_head_overruns tlat_tail_overruns " \
 		"flood_sent_total loss_pct generator resp_rx_total starved starve_head_total starve_tail_total")
@@ -121,7 +122,7 @@ function attribution(    tick, tasks, irq, hard, idle, steal, sum, named, i) {
 	if (v["C.psi_irq_ok"] + 0 && v["D.psi_irq_ok"] + 0) {
 		sum = tasks + irq + idle + steal
 		r["closure_pct"] = sprintf("%.1f", 100 * (sum / gcpu_ns - 1))
-		r["closure_ok"] = abs(sum / gcpu_ns - 1) <= 0.03 ? 1 : 0
+		r["closure_ok"] = abs(sum / gcpu_ns - 1) <= rule("books.closure_pct") / 100 ? 1 : 0
 		r["softirq_irqctx_cpu"] = gshare(irq - hard)
 		# what the books miss, per switch to the idle task (µs)
 		r["idle_entry_us"] = d("sched_goidle", "C", "D") > 0 ? \
@@ -159,8 +160,10 @@ function attribution(    tick, tasks, irq, hard, idle, steal, sum, named, i) {
 # are coarse.  gate_clock: the guest kept its speed, i.e. the host gave
 # its vCPU the time it needed.  At a fixed speed QEMU's TCG thread sleeps
 # whenever the guest runs ahead of the host's clock, so it kept up when
-# that thread ran less than 95 % of the host window (meta.speed) and the
-# guest's window is within gate.clock_err_pct of the host's.  The second
+# that thread ran less than gate.tcg_run_pct of the host window
+# (meta.speed) and the guest's window is within gate.clock_err_pct of the
+# host's; a starved point has no guest window, and is judged on what it
+# has, A..B (its clock error and its TCG thread over the point).  The second
 # half is measured, not implied: on one host a guest that went idle often
 # lost up to 27 % of the window with its TCG thread running 70 %.
 # At native speed the vCPU thread is off the CPU only while the guest
@@ -172,10 +175,14 @@ function clock_gate(    hab, b) {
 	r["clock_err_pct"] = hab > 0 ? sprintf("%.2f", 100 * (d("t_ns", "A", "B") / hab - 1)) : ""
 	r["window_clock_err_pct"] = r["starved"] ? "" : sprintf("%.2f", 100 * (gwin / win - 1))
 	r["qemu_vcpu_blocked_pct"] = ""
-	if (r["starved"]) {
+	if (r["starved"] && (v["meta.speed"] == "" || v["meta.speed"] == "native")) {
 		r["gate_clock"] = 1
+	} else if (r["starved"]) {
+		r["gate_clock"] = r["clock_err_pct"] != "" &&
+			(r["qemu_vcpu_run_pct"] == "" || r["qemu_vcpu_run_pct"] + 0 < rule("gate.tcg_run_pct")) &&
+			abs(r["clock_err_pct"] + 0) <= rule("gate.clock_err_pct") + 0 ? 1 : 0
 	} else if (v["meta.speed"] != "" && v["meta.speed"] != "native") {
-		r["gate_clock"] = r["qemu_vcpu_run_pct"] + 0 < 95 &&
+		r["gate_clock"] = r["qemu_vcpu_run_pct"] + 0 < rule("gate.tcg_run_pct") &&
 			abs(r["window_clock_err_pct"] + 0) <= rule("gate.clock_err_pct") + 0 ? 1 : 0
 	} else if (v["hostD.qemu_vcpu_run_ns"] == "" || r["idle_cpu"] == "") {
 		r["gate_clock"] = 1
@@ -309,6 +316,10 @@ function starved_row(    fs, cs, m, kv, i) {
 	r["window_s"] = sprintf("%.3f", fs)
 	# how long the SCHED_FIFO sampler waited runnable, over A..B
 	r["sampler_wait_pct"] = pct(d("sampler_wait_ns", "A", "B"), d("t_ns", "A", "B"))
+	# QEMU's vCPU thread over A..B, the host's window of the point (its
+	# clock gate, clock_gate())
+	if (v["hostA.qemu_vcpu_run_ns"] != "" && v["hostB.qemu_vcpu_run_ns"] != "")
+		r["qemu_vcpu_run_pct"] = pct(d("qemu_vcpu_run_ns", "hostA", "hostB"), d("t_ns", "tapA", "tapB"))
 	starved_delivered()
 }
 
@@ -366,6 +377,8 @@ END {
 			r["probe_" q[i] "_us"] = v["probe." q[i] "_us"]
 			r["tlat_" q[i] "_us"] = v["tlat." q[i] "_us"]
 		}
+		# the p99 over the answered probes alone (the revert's metric)
+		r["probe_ap99_us"] = v["probe.answered_p99_us"]
 		lb = v["probe.lost_bounded"]
 		gsub(",", "+", lb)
 		r["probe_lost_bounded"] = lb

@@ -58,7 +58,9 @@ series_median()
 # same verdicts, worded, in soak.txt
 exp_summarize()
 {
-	local v got n want dev ok
+	local v got n want dev ok tol
+
+	tol=$(rule soak.stationary_pct)
 
 	echo "variant,rate,soak_median_pps,samples,sweep_median_pps,deviation_pct,stationary"
 	echo "# soak of ${SWEEP#"$LAB_TOP"/} at its verdict rate $RATES pps, ${WINDOW}s per variant, sampled every ${SERIES}s$([ "$DEBUG" = 1 ] && echo ", DEBUG=1 kernels")" \
@@ -68,9 +70,9 @@ exp_summarize()
 		want=$(awk -F, -v v="$v" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 			$c["variant"] == v { print $c["delivered_pps"] }' "$SWEEP/summary.csv")
 		dev=$(awk -v g="$got" -v w="$want" 'BEGIN { if (w > 0) printf "%+.1f", 100 * (g / w - 1) }')
-		ok=$(awk -v d="$dev" 'BEGIN { print (d != "" && d <= 10 && d >= -10) ? 1 : 0 }')
+		ok=$(awk -v d="$dev" -v t="$tol" 'BEGIN { print (d != "" && d <= t && d >= -t) ? 1 : 0 }')
 		echo "$v,$RATES,$got,$n,$want,$dev,$ok"
-		echo "soak $v: $([ "$ok" = 1 ] && echo stationary || echo "NOT stationary"): ${got} pps median over $n samples of ${SERIES}s, the sweep's ${want:-(none)} (${dev:-?} %, $([ "$ok" = 1 ] && echo within || echo outside) ±10 %); console $(grep -q "^ok $v " "$RUN/health.txt" && echo clean || echo "NOT clean")" \
+		echo "soak $v: $([ "$ok" = 1 ] && echo stationary || echo "NOT stationary"): ${got} pps median over $n samples of ${SERIES}s, the sweep's ${want:-(none)} (${dev:-?} %, $([ "$ok" = 1 ] && echo within || echo outside) ±$tol %); console $(grep -q "^ok $v " "$RUN/health.txt" && echo clean || echo "NOT clean")" \
 			>>"$RUN/soak.txt"
 	done
 	cat "$RUN/soak.txt" >&2
