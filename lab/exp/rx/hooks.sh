@@ -284,12 +284,14 @@ exp_progress()
 		offered_pps delivered_pps "$col" idle_cpu qemu_main_wait_pct
 }
 
+# The analysis (lab/analyze) writes summary.csv, verdicts.json and
+# report.md; with plots on, plots/plot runs it and draws, once.
 exp_summarize()
 {
-	summarize rx "$RUN"
-}
-
-exp_plot()
-{
-	[ "$PLOT" = 0 ] || "$LAB_TOP/plots/plot" "$RUN"
+	if [ "$PLOT" = 0 ]; then
+		summarize rx "$RUN"
+		return
+	fi
+	"$LAB_TOP/plots/plot" "$RUN" || die "could not analyze and plot $RUN"
+	cat "$RUN/summary.csv"
 }

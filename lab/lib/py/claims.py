@@ -80,7 +80,7 @@ class Claim:
 
 
 def fmt_rate(t):
-    return "unlimited" if t == 0 else f"{t:,} pps"
+    return "unlimited" if t == 0 else f"{round(t):,} pps"
 
 
 def judge(iv, thr, direction, region, min_pairs):
@@ -523,8 +523,9 @@ def revert(tree, van, fix, napi, groups, lgroups, rgates, lgates, rules, fixed, 
         st = "inconclusive" if lat.status != "not-measured" else "not-measured"
     else:
         st = "reproduced" if tput_o == HOLDS else "partly"
-    why = (f"latency half {lat.status}, throughput half {tput.status}; "
-           "the revert stays inconclusive while its latency half is")
+    why = f"latency half {lat.status}, throughput half {tput.status}"
+    if lat_o == OPEN:
+        why += "; the revert is not judged while its latency half is not"
     return Claim("revert", tree, name, src, pub, metric, rules["claim.revert_latency"], ">=",
                  rules.region("claim.revert_latency"), st, why, parts=(lat, tput),
                  excluded=lat.excluded + tput.excluded)
