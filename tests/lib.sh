@@ -108,3 +108,19 @@ guest_irqs_ok()
 			grep -q ' virtio0-output\.0=PCI-MSI' <<<"$line " || return 1
 	done
 }
+
+# guest_traceable <console.log...>: each guest booted with the softirq
+# experiment's tracepoints (lab/kernel/guest.config, lab/guest/init's
+# "lab: boot trace" line), every one of them there and none on
+guest_traceable()
+{
+	local f line
+
+	[ $# -gt 0 ] || return 1
+	for f in "$@"; do
+		line=$(tr -d '\r' <"$f" | grep -a '^lab: boot trace ')
+		echo "$f: $line" >>"$T_LOG"
+		[ -n "$line" ] && ! grep -q '_[a-z]*=0 ' <<<"$line " && grep -q ' softirq_raise=1 ' <<<"$line " &&
+			grep -q ' enabled=0 $' <<<"$line " || return 1
+	done
+}

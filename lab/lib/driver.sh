@@ -153,7 +153,10 @@ write_params()
 		--argjson payload "$PAYLOAD" --argjson debug "$DEBUG" --arg extra "$CMDLINE_EXTRA" \
 		--arg gcmd "$LAB_GUEST_CMDLINE" --argjson kernels "$kernels" --argjson exp_params "$(exp_params)" \
 		--arg hpin "$HOST_SIDE_CPUS" --argjson balanced "$(order_balanced)" \
-		--arg rver "$(rule rules.version)" --arg rsha "$(rules_sha)" '
+		--arg rver "$(rule rules.version)" --arg rsha "$(rules_sha)" \
+		--arg note "$NOTE" --arg hostname "$(hostname 2>/dev/null || uname -n)" \
+		--arg qemu "$(qemu-system-x86_64 --version 2>/dev/null | head -1)" \
+		--arg libvirt "$(libvirtd --version 2>/dev/null | head -1)" '
 		{experiment: $exp, run: $run, lab_commit: $commit, host_model: $model,
 		 host_cpus: $cpus, host_side_cpus: $hpin, host_kernel: $hkernel, accel: $accel, host_accel: $haccel,
 		 speed: $speed, icount: $icount, guest_mips: (if $mips == "" then null else ($mips | tonumber) end),
@@ -161,7 +164,8 @@ write_params()
 		 reps: $reps, variant_order: "williams", order_balanced: $balanced,
 		 warmup_s: $warmup, window_s: $window, payload: $payload,
 		 debug: $debug, cmdline_extra: $extra, guest_cmdline: $gcmd,
-		 rules_version: $rver, rules_sha: $rsha}
+		 rules_version: $rver, rules_sha: $rsha, note: $note, host_name: $hostname,
+		 qemu_version: $qemu, libvirt_version: $libvirt, format: 2}
 		+ $exp_params + {kernels: $kernels}' >"$RUN/params.json" ||
 		die "cannot write $RUN/params.json"
 }
@@ -242,9 +246,45 @@ run_repetition()
 	done
 }
 
+# --dry-run: what the run would do, without root, locks or a guest.  The
+# estimate takes the costs measured on a 2-core TCG host (a boot and its
+# settle ~10 s at a fixed speed, ~6 s at native speed; a point its
+# warm-up, its window and ~2.5 s of snapshots and drain).
+dry_run()
+{
+	local nv boots boot_s secs
+
+	# shellcheck disable=SC2086
+	nv=$(echo $VARIANTS | wc -w)
+	boots=$((REPS * nv))
+	boot_s=$([ "${SPEED:-native}" = native ] && echo 6 || echo 10)
+	NPOINTS=$(exp_npoints)
+	secs=$((boots * boot_s + NPOINTS * (WARMUP + WINDOW) + NPOINTS * 5 / 2))
+	log "dry run: $(exp_describe) variants='$VARIANTS' reps=$REPS speed=$SPEED"
+	log "dry run: $boots boots ($nv variants x $REPS repetitions), $NPOINTS points, about $(fmt_secs "$secs") (an estimate)"
+	# shellcheck disable=SC2086 # the variants: words
+	log "dry run: order of repetition 1: $(williams 0 $VARIANTS)"
+}
+
+# The verdicts of the run's analysis, one line each, and where the report is
+print_verdicts()
+{
+	[ -s "$RUN/verdicts.json" ] || return 0
+	jq -r 'def r: if type == "number" then . * 100 | round / 100 else . end;
+		.claims[] | "verdict: \(.id) (\(.tree)): \(.verdict)" +
+		((.ratio // (.parts // [] | .[0].ratio)) as $r | if $r == null or $r.interval == null then ""
+		 else ", \($r.interval.median | r) [\($r.interval.lo | r)–\($r.interval.hi | r)] (n=\($r.interval.n))" end)' \
+		"$RUN/verdicts.json" >&2 2>/dev/null || true
+	[ ! -s "$RUN/report.md" ] || log "report: ${RUN#"$LAB_TOP"/}/report.md"
+}
+
 driver_main()
 {
 	parse_opts "$@"
+	if [ "$DRY_RUN" = 1 ]; then
+		dry_run
+		exit 0
+	fi
 	need_root "lab/$LAB_PROG"
 	# Locks first: a second run is told one is in progress, whatever
 	# else it lacks (an initramfs being rebuilt, a kernel being built).
@@ -282,6 +322,7 @@ driver_main()
 	mv -f "$RUN/summary.csv.new" "$RUN/summary.csv"
 	column -s, -t <"$RUN/summary.csv" >&2 || cat "$RUN/summary.csv" >&2
 	[ "$(type -t exp_plot)" != function ] || exp_plot
+	print_verdicts
 	[ "$HEALTH_FAILED" = 0 ] || die "kernel health check failed, see $RUN/health.txt"
 	log "done in $(fmt_secs $(($(date +%s) - START))): ${RUN#"$LAB_TOP"/}"
 }

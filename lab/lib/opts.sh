@@ -13,6 +13,8 @@ DEBUG=${DEBUG:-0}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-240}
 CMDLINE_EXTRA=${CMDLINE_EXTRA:-}
 PLOT=${PLOT:-1}
+NOTE=${NOTE:-}
+DRY_RUN=0
 # the experiment's params.sh sets its own default first (lab/lib/guest.sh)
 SPEED=${SPEED:-native}
 
@@ -56,6 +58,9 @@ common_usage()
       --debug           boot the DEBUG=1 (lockdep) kernels
       --no-plot         leave the plots and the report for later
       --cmdline X       extra guest kernel command line (tests)
+      --note TEXT       a note kept in params.json and the report's title
+      --dry-run         print the boots, points and an estimate of the
+                        time, and exit
   -h, --help            this text
 Known variants: $(known_variants | tr '\n' ' ')$([ "${SETTING_VARIANTS:-0}" != 1 ] || printf '\nSetting variants (lab/exp/rx/defences): %s' "$(known_setting_variants | tr '\n' ' ')")
 USAGE
@@ -80,6 +85,8 @@ common_opt()
 	--debug) DEBUG=1; OPT_ARGS=1 ;;
 	--no-plot) PLOT=0; OPT_ARGS=1 ;;
 	--cmdline) arg "$@"; CMDLINE_EXTRA=$OPTVAL ;;
+	--note) arg "$@"; NOTE=$OPTVAL ;;
+	--dry-run) DRY_RUN=1; OPT_ARGS=1 ;;
 	*) return 1 ;;
 	esac
 }
@@ -140,6 +147,10 @@ check_common_opts()
 	esac
 	case $CMDLINE_EXTRA in
 	*[\'\<\>\&\"]*) bad "--cmdline must not contain quotes, <, > or &" ;;
+	esac
+	[ ${#NOTE} -le 200 ] || bad "--note is at most 200 characters"
+	case $NOTE in
+	*[[:cntrl:]]*) bad "--note must be one line of text" ;;
 	esac
 	return 0
 }

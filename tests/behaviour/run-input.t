@@ -33,6 +33,18 @@ nothing_created()
 	[ ! -e "$rundir" ] && [ "$(lab_state)" = "$before" ]
 }
 
+dry_run()
+{
+	local out
+
+	out=$(run --dry-run -v "vanilla ksoftirqd-fix threaded-napi" -n 6 -r "16000 48000" --lat-rates 16000 2>&1) || return 1
+	echo "$out"
+	grep -q '^run: dry run: 18 boots (3 variants x 6 repetitions), 54 points, about [0-9:]* (an estimate)$' <<<"$out" &&
+		grep -q '^run: dry run: order of repetition 1: vanilla ksoftirqd-fix threaded-napi$' <<<"$out"
+}
+check "--dry-run: the boots, points and an estimate, and nothing run" dry_run
+check "--dry-run: nothing created" nothing_created
+refuse "a note of two lines" "--note must be one line of text" run --note "$(printf 'a\nb')"
 refuse "unknown variant" "unknown variant 'nope' \(known: vanilla ksoftirqd-fix threaded-napi" run -v "vanilla nope"
 refuse "rate that is not a number" "rate '10k' is not a number" run -r "1000 10k"
 refuse "negative rate" "rate '-5' is not a number" run -r "-5"

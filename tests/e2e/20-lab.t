@@ -30,6 +30,12 @@ check "lab/run: 3 variants x (2 rates + 1 latency point), short windows, icount:
 	env LAT_SEED=6 "$LAB_TOP/lab/run" -v "vanilla ksoftirqd-fix threaded-napi" -r "$LO $HI" \
 	--lat-rates "$LO" -n 1 -W 1 -w 2 --starve 3 --cmdline schedstats=enable -o "$RUN"
 csv=$RUN/points.csv
+check "the run ends with its verdicts, one line each, and where the report is" \
+	bash -c "grep -q '^verdict: dumazet (6.12): [a-z-]*' '$T_LOG' && grep -q '^verdict: revert (6.12): ' '$T_LOG' &&
+		grep -q '^run: report: .*/e2e/report.md$' '$T_LOG'"
+check "params.json: the results format, the rules, QEMU's and libvirt's versions, the host's name" \
+	jq -e '.format == 2 and (.rules_sha | length) == 12 and (.qemu_version | test("QEMU")) and
+		(.libvirt_version | length) > 0 and (.host_name | length) > 0' "$RUN/params.json"
 
 # value of column <name> for variant <v> at rate <r>, throughput pass,
 # repetition 1 (or $REP)
@@ -254,6 +260,8 @@ consoles_on_tsc()
 check "every guest kept TSC: each console switches to tsc (and scan-console saw no demotion)" consoles_on_tsc
 check "every guest: timer on the IO-APIC, eth0's queues on MSI (acpi=noirq)" \
 	guest_irqs_ok "$RUN"/guests/*/console.log
+check "every guest: the softirq, sched, irq and napi tracepoints in tracefs, off" \
+	guest_traceable "$RUN"/guests/*/console.log
 
 # Mechanisms.  vanilla and ksoftirqd-fix: no napi threads, NET_RX softirqs
 # run; threaded-napi (booted with virtio_net.napi_threaded=1): threads

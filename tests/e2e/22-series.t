@@ -214,9 +214,42 @@ check "make initramfs" make -s -C "$LAB_TOP" initramfs
 # guest, saturated but not starved; no latency pass (nothing here reads
 # it).
 rate=16000
+# lab_trace_boot=0.5: half a second of the softirq experiment's
+# tracepoints at boot, printed on the console (lab/guest/init)
 check "lab/run: vanilla and threaded-napi with lab_threaded=0 lab_napi_check=1, one short point at $rate pps" \
-	"$LAB_TOP/lab/run" -v "vanilla threaded-napi" --cmdline "lab_threaded=0 lab_napi_check=1" \
+	"$LAB_TOP/lab/run" -v "vanilla threaded-napi" --cmdline "lab_threaded=0 lab_napi_check=1 lab_trace_boot=0.5" \
 	-r "$rate" --lat-rates "" -n 1 -W 1 -w 2 -o "$RUN"
+
+# The traced window at boot: its lines are tracefs's text, every one of
+# them an event lab/lib/py/softirqtrace.py parses, the scheduler, the
+# local timer and softirqs among them (an idle guest's ticks raise TIMER
+# and RCU, run on the timer interrupt's tail), nothing overrun; its
+# figures: every softirq entry in a known context, no negative wait.
+traced_boot()
+{
+	local c=$RUN/guests/$1-r1/console.log
+
+	tr -d '\r' <"$c" | grep -a '^lab: trace-begin ' | grep -q ' overrun=0$' || return 1
+	tr -d '\r' <"$c" | sed -n 's/^lab: trace //p' >"$RUN/$1.trace"
+	PYTHONPATH=$LAB_TOP/lab/lib/py python3 - "$RUN/$1.trace" <<'PY' >>"$T_LOG" 2>&1
+import sys, softirqtrace as T
+text = open(sys.argv[1]).read()
+lines = [x for x in text.splitlines() if x.strip()]
+ev = T.parse(text)
+names = {e.name for e in ev}
+f = T.figures(ev)
+ctx = {c for v in f.vectors.values() for c in v.contexts}
+waits = [w for v in f.vectors.values() for w in v.wait_us]
+print(f"{sys.argv[1]}: {len(lines)} lines, {len(ev)} events, {sorted(names)}, contexts {sorted(ctx)}")
+print("\n".join(T.summary_lines(f)))
+ok = (len(ev) == len(lines) and {"sched_switch", "local_timer_entry", "softirq_raise",
+                                  "softirq_entry", "softirq_exit"} <= names and "irq-tail" in ctx
+      and all(c in ("irq-tail", "ksoftirqd", "napi") or c.startswith("task:") for c in ctx)
+      and all(w >= 0 for w in waits))
+sys.exit(0 if ok else 1)
+PY
+}
+check "vanilla: the boot's traced window parses into softirq figures (tracefs text, nothing overrun)" traced_boot vanilla
 
 # console line "lab: <tag> ..." of variant $1 as key=value words
 line()

@@ -47,6 +47,8 @@ for v in v6.1-revert v6.1 v6.1+threaded; do
 done
 check "every 6.1 guest: timer on the IO-APIC, eth0's queues on MSI (acpi=noirq)" \
 	guest_irqs_ok "$RUN"/guests/*/console.log
+check "every 6.1 guest: the softirq, sched, irq and napi tracepoints in tracefs, off" \
+	guest_traceable "$RUN"/guests/*/console.log
 check "v6.1: under the flood ksoftirqd/0 carries NET_RX (> 25 % of the CPU, < 10 % in irq context)" \
 	work_in v6.1 'k > 25 && i < 10'
 check "v6.1-revert: NET_RX runs in irq context (> 25 %), not in ksoftirqd (< 10 %)" \

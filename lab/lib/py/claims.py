@@ -245,14 +245,7 @@ def rate_validity(gate):
     """The rate gates a claim cannot define away: the generator on target,
     the clock kept, the host able to deliver (saturation is a claim's own
     business: threaded NAPI idling while it loses packets is its failure)."""
-    s = []
-    if not gate.on_target:
-        s.append("generator off target")
-    if not gate.clock_kept:
-        s.append("guest off its clock")
-    if not gate.host_delivers:
-        s.append("host ceiling below the offered rate")
-    return "; ".join(s)
+    return "; ".join(gate.failures(saturation=False))
 
 
 def dumazet(tree, van, fix, groups, rgates, rules, fixed):

@@ -91,19 +91,24 @@ class RateGate:
         return (not self.stress and self.saturated and self.on_target and
                 self.clock_kept and self.host_delivers)
 
+    def failures(self, saturation=True):
+        """The gates the rate fails, in words; without saturation, the ones
+        no claim can define away (the generator, the clock, the host)."""
+        s = []
+        if saturation and not self.saturated:
+            s.append("guest not saturated")
+        if not self.on_target:
+            s.append("generator off target")
+        if not self.clock_kept:
+            s.append("guest off its clock")
+        if not self.host_delivers:
+            s.append(f"host ceiling {self.ceiling:,.0f} pps below the offered rate")
+        return s
+
     def why(self):
         if self.stress:
             return "stress point"
-        s = []
-        if not self.saturated:
-            s.append("idle")
-        if not self.on_target:
-            s.append("generator")
-        if not self.clock_kept:
-            s.append("guest did not keep its speed")
-        if not self.host_delivers:
-            s.append(f"host ceiling {self.ceiling:,.0f} pps")
-        return "fails: " + ", ".join(s)
+        return "fails: " + ", ".join(self.failures())
 
 
 def col_median(rows, col):

@@ -172,11 +172,20 @@ def read_params(path):
     return params
 
 
+# the newest results format this analysis reads (params.json "format";
+# none: a run before it was recorded, format 1)
+FORMAT = 2
+
+
 def read_run(path):
     if not os.path.isdir(path):
         raise InputError(f"{path}: no such results directory")
     header, rows, latency = read_points(os.path.join(path, "points.csv"))
     params = read_params(os.path.join(path, "params.json"))
+    fmt = params.get("format", 1)
+    if not isinstance(fmt, int) or fmt > FORMAT:
+        raise InputError(f"{path}/params.json: results format {fmt}, newer than this lab reads "
+                         f"(up to {FORMAT}): analyze it with the lab that made it")
     return Run(path, params, rows, header, latency)
 
 

@@ -80,7 +80,8 @@ def variant_order(p, nvariants):
 def header(a):
     p = a.params
     acc = (p.get("accel") or "accelerator unknown").upper() if p.get("accel") else "accelerator unknown"
-    out = [f"# Receive livelock lab: run {p.get('run', '')} ({kernel_label(p)}, {acc}, {speed_name(p)})", ""]
+    note = f": {p['note']}" if p.get("note") else ""
+    out = [f"# Receive livelock lab: run {p.get('run', '')}{note} ({kernel_label(p)}, {acc}, {speed_name(p)})", ""]
     lat = f"latency pass at {p.get('lat_rates')} pps" if p.get("lat_rates") else "no latency pass"
     out.append(f"{kernel_label(p)} guests ({', '.join(a.variants)}) under {accel_name(p.get('accel'))}, "
                f"1 vCPU, on {p.get('host_model', '')} ({p.get('host_cpus', '')} CPUs, host kernel "

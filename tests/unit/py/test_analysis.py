@@ -177,6 +177,23 @@ class OwnRules(unittest.TestCase):
         self.assertIn("## Under the run's own rules and under today's", files["report.md"])
 
 
+class Format(unittest.TestCase):
+    def test_newer_refused(self):
+        """inputs: a run of a newer results format is refused, naming it; a note is in the report's title"""
+        from test_claims import base
+        import report
+        d = tempfile.mkdtemp()
+        try:
+            write_run(d, base(), {"format": P.FORMAT + 1})
+            with self.assertRaisesRegex(P.InputError, f"results format {P.FORMAT + 1}, newer"):
+                P.read_run(d)
+            write_run(d, base(), {"format": P.FORMAT, "run": "r1", "note": "my try"})
+            a = analyze.analyze(d, RULES)
+            self.assertTrue(report.report(a).startswith("# Receive livelock lab: run r1: my try ("))
+        finally:
+            shutil.rmtree(d)
+
+
 class Inputs(unittest.TestCase):
     def test_refused(self):
         """inputs: a missing column, a short row, a repeated point, bad JSON: one clear error each"""
