@@ -164,6 +164,12 @@ cp "$(command -v sleep)" "$T/lab-slice-prb"
 "$T/lab-slice-prb" 30 &
 BG_PIDS+=($!)
 prb=$!
+# The child is bash's until it execs: schedset matches by comm, so wait
+# (at most 5 s) for the name it will find.
+for _ in $(seq 50); do
+	[ "$(cat /proc/$prb/comm 2>/dev/null)" = lab-slice-prb ] && break
+	sleep 0.1
+done
 rc=0
 "$OUT/schedset" -c lab-slice-prb -p other >"$T/out" 2>&1 || rc=$?
 check "schedset -p other: one line for its task, with pid and comm, ok" \
