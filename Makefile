@@ -10,7 +10,7 @@ VARIANTS ?= $(shell awk '!/^[[:space:]]*(\#|$$)/ { print $$1 }' lab/kernel/varia
 RUN      ?= $(lastword $(sort $(wildcard results/2*)))
 export DEBUG
 
-.PHONY: all lab test deps tools kernels initramfs run plots bench soak tx clean distclean
+.PHONY: all lab test deps tools kernels initramfs run plots bench soak tx softirq clean distclean
 
 all: kernels initramfs
 
@@ -46,6 +46,11 @@ test: deps
 # variants come from "make kernels".
 tx: initramfs
 	@lab/tx $(TX_OPTS)
+
+# The softirq experiment (the other side of the debate: what the fix costs
+# the other softirq users, and a busy CPU): lab/softirq --help
+softirq: kernels initramfs
+	@lab/softirq $(SOFTIRQ_OPTS)
 
 bench: deps
 	@lab/kernel/bench

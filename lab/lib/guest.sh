@@ -343,7 +343,8 @@ helper_cpuset()
 
 # domain_xml <name> <kernel> <initrd> <cmdline> <accel> <rundir> [vcpus]
 # One vCPU (the default) sits on the last host core; with more, vCPU i is
-# pinned to host core i mod (host cores) (lab/tx).
+# pinned to host core i mod (host cores) (lab/tx).  EXP_TRACE_PORT=1 adds
+# the trace port, virtio-serial "lab.1" into <rundir>/trace.txt (lab/softirq).
 domain_xml()
 {
 	local name=$1 kernel=$2 initrd=$3 cmdline=$4 accel=$5 dir=$6 vcpus=${7:-1}
@@ -400,7 +401,11 @@ domain_xml()
     <channel type='unix'>
       <source mode='bind' path='$(chan_sock "$name")'/>
       <target type='virtio' name='lab.0'/>
-    </channel>
+    </channel>$([ "${EXP_TRACE_PORT:-0}" = 0 ] || printf "
+    <channel type='file'>
+      <source path='%s/trace.txt'/>
+      <target type='virtio' name='lab.1'/>
+    </channel>" "$dir")
     <memballoon model='none'/>
   </devices>
   $qemu

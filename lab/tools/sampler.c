@@ -14,6 +14,16 @@
  *               -> tlat <from> <to> n=... p50_us=... ... overruns=N
  *                  head_overruns=N tail_overruns=N|- over the probe's
  *                  samples [from, to) (cyclic_reply)
+ *   sirq <from> <to>
+ *               -> sirq <from> <to> timer_n=N timer_p50_us=X ... rcu_max_us=X
+ *                  sirq_lost=N: sirqprobe's samples stamped in
+ *                  [from, to) (-q; sirqstat.h)
+ *   spin <n>    -> spin n=N pid=N: n nice-0 busy loops (spin, in PATH,
+ *                  counting in -S's file) from now on, the old ones
+ *                  stopped; 0: none
+ *   trace on|off, trace dump <tag>
+ *               -> trace ...: the softirq experiment's traced windows,
+ *                  dumped to the trace port (-T; tracectl.h)
  *   quit        -> bye, then exit 0
  *   other       -> err unknown request: <text>
  */
@@ -29,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/types.h>
 #include <time.h>
@@ -40,6 +51,8 @@
 #include "procparse.h"
 #include "shmfile.h"
 #include "sinkstat.h"
+#include "sirqstat.h"
+#include "tracectl.h"
 #include "txstat.h"
 #include "util.h"
 
@@ -67,6 +80,12 @@ static struct shm_view sink_view = { .size = sizeof(struct sinkstat) };
 static struct shm_view resp_view = { .size = sizeof(struct sinkstat) };
 /* udp_blast's counters (-b), TX experiment */
 static struct shm_view blast_view = { .size = sizeof(struct blaststat) };
+/* sirqprobe's samples (-q) and spin's counters (-S), softirq experiment */
+static struct shm_view sirq_view = { .size = sizeof(struct sirqstat) };
+static struct shm_view spin_view = { .size = sizeof(struct spinstat) };
+static pid_t spin_pid;
+/* the trace port (-T) */
+static const char *cfg_trace_port;
 
 static int in_fd = -1, out_fd = -1;
 static bool use_stdio;
@@ -91,10 +110,14 @@ static void usage(void)
 	       "  -F path   cyclictest's sample log (default "
 	       "/run/cyclictest.log)\n"
 	       "  -b path   udp_blast's counter file (udp_blast -c)\n"
+	       "  -q path   sirqprobe's sample file (sirqprobe -c)\n"
+	       "  -S path   spin's counter file (spin -c)\n"
+	       "  -T path   the trace port (trace dump)\n"
 	       "  -f        run SCHED_FIFO priority 50\n"
 	       "  -h, --help  this text\n"
 	       "Requests: ping, snap <tag>, cyclic start|stop, tlat <from> "
-	       "<to>, quit (one per\nline).\n", CYCLIC_MIN_US, CYCLIC_MAX_US);
+	       "<to>, sirq <from> <to>,\ntrace on|off|dump <tag>, quit (one "
+	       "per line).\n", CYCLIC_MIN_US, CYCLIC_MAX_US);
 	exit(0);
 }
 
@@ -105,7 +128,7 @@ static void parse_opts(int argc, char **argv)
 	if (wants_help(argc, argv))
 		usage();
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":b:C:c:F:fhi:P:R:r:s:x:")) != -1) {
+	while ((c = getopt(argc, argv, ":b:C:c:F:fhi:P:q:R:r:S:s:T:x:")) != -1) {
 		switch (c) {
 		case 'b':
 			blast_view.path = opt_path(c, optarg);
@@ -132,8 +155,17 @@ static void parse_opts(int argc, char **argv)
 		case 'P':
 			cfg_resp_port = opt_int(c, optarg, 1, 65535);
 			break;
+		case 'q':
+			sirq_view.path = opt_path(c, optarg);
+			break;
 		case 'R':
 			cfg_recv_comm = opt_path(c, optarg);
+			break;
+		case 'S':
+			spin_view.path = opt_path(c, optarg);
+			break;
+		case 'T':
+			cfg_trace_port = opt_path(c, optarg);
 			break;
 		case 'r':
 			resp_view.path = opt_path(c, optarg);
@@ -181,6 +213,16 @@ static const struct sinkstat *sink_map(struct shm_view *v)
 	const struct sinkstat *ss = shm_view_map(v);
 
 	return ss && sinkstat_ok(ss) ? ss : NULL;
+}
+
+/* spin's counters, or NULL */
+static const struct spinstat *sirq_map_spin(void)
+{
+	const struct spinstat *s = shm_view_map(&spin_view);
+
+	if (s && __atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) != SPINSTAT_MAGIC)
+		return NULL;
+	return s;
 }
 
 static void add_u64(struct strbuf *r, const char *key, uint64_t v)
@@ -264,6 +306,7 @@ static void do_snap(struct strbuf *r, const char *tag)
 		resp_drops = 0;
 	add_u64(r, "resp_drops", resp_drops);
 	tx_snap(r, cfg_ifname, &blast_view);
+	add_u64(r, "spin_iters", spin_total(sirq_map_spin()));
 	add_extra(r);
 }
 
@@ -348,6 +391,91 @@ static bool valid_tag(const char *tag)
 	return true;
 }
 
+/* "sirq <from_ns> <to_ns>": sirq_summary() */
+static void do_sirq(struct strbuf *r, const char *args)
+{
+	const struct sirqstat *s = shm_view_map(&sirq_view);
+	uint64_t from, to;
+
+	if (sscanf(args, "%" SCNu64 " %" SCNu64, &from, &to) != 2 || from > to) {
+		sb_printf(r, "err sirq needs from_ns to_ns");
+		return;
+	}
+	if (s && __atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) != SIRQSTAT_MAGIC)
+		s = NULL;
+	if (!s) {
+		sb_printf(r, "err sirq: no sample file (sampler -q, sirqprobe)");
+		return;
+	}
+	sb_printf(r, "sirq %" PRIu64 " %" PRIu64, from, to);
+	sirq_summary(s, from, to, r);
+}
+
+/* "spin <n>": the busy loops, SCHED_OTHER nice 0 whatever the sampler's */
+static void do_spin(struct strbuf *r, const char *args)
+{
+	struct sched_param sp = { 0 };
+	posix_spawnattr_t attr;
+	char nbuf[16], why[128];
+	sigset_t none, dfl;
+	char *argv[6];
+	int n, err;
+
+	if (parse_int(args, 0, SPIN_MAX, &n) || !spin_view.path) {
+		sb_printf(r, "err spin needs 0..%d (and sampler -S)", SPIN_MAX);
+		return;
+	}
+	if (spin_pid > 0 && cyclic_stop(spin_pid, CYCLIC_STOP_MS, why,
+					sizeof(why))) {
+		spin_pid = 0;
+		sb_printf(r, "err spin: the old loops %s", why);
+		return;
+	}
+	spin_pid = 0;
+	if (!n) {
+		sb_printf(r, "spin n=0");
+		return;
+	}
+	snprintf(nbuf, sizeof(nbuf), "%d", n);
+	argv[0] = "spin";
+	argv[1] = "-n";
+	argv[2] = nbuf;
+	argv[3] = "-c";
+	argv[4] = (char *)spin_view.path;
+	argv[5] = NULL;
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSCHEDULER |
+				 POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	posix_spawnattr_setschedpolicy(&attr, SCHED_OTHER);
+	posix_spawnattr_setschedparam(&attr, &sp);
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&attr, &none);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	posix_spawnattr_setsigdefault(&attr, &dfl);
+	err = posix_spawnp(&spin_pid, "spin", NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	if (err) {
+		spin_pid = 0;
+		sb_printf(r, "err spin: %s", strerror(err));
+		return;
+	}
+	sb_printf(r, "spin n=%d pid=%d", n, (int)spin_pid);
+}
+
+/* "trace on|off|dump <tag>" */
+static void do_trace(struct strbuf *r, const char *args)
+{
+	if (!strcmp(args, "on"))
+		trace_on(r);
+	else if (!strcmp(args, "off"))
+		trace_off(r);
+	else if (!strncmp(args, "dump ", 5) && valid_tag(args + 5))
+		trace_dump(cfg_trace_port, args + 5, r);
+	else
+		sb_printf(r, "err trace needs on, off or dump <tag>");
+}
+
 static void send_reply(struct strbuf *r)
 {
 	sb_printf(r, "\n");
@@ -391,6 +519,12 @@ static bool handle(char *line)
 		do_sinkseries(&r, args);
 	} else if (wl == 4 && !strncmp(line, "tlat", 4)) {
 		do_tlat(&r, args);
+	} else if (wl == 4 && !strncmp(line, "sirq", 4)) {
+		do_sirq(&r, args);
+	} else if (wl == 4 && !strncmp(line, "spin", 4)) {
+		do_spin(&r, args);
+	} else if (wl == 5 && !strncmp(line, "trace", 5)) {
+		do_trace(&r, args);
 	} else if (wl == 4 && !strncmp(line, "snap", 4)) {
 		if (valid_tag(args))
 			do_snap(&r, args);
@@ -482,6 +616,11 @@ int main(int argc, char **argv)
 	setup();
 	warm_up();
 	serve();
+	if (spin_pid > 0) {
+		char why[128];
+
+		cyclic_stop(spin_pid, CYCLIC_STOP_MS, why, sizeof(why));
+	}
 	if (cyclic_pid > 0) {
 		char why[128];
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# The RX experiment's point machinery, host side: the flooder and the
+# The point machinery of the RX experiment (and of the softirq experiment,
+# lab/exp/softirq), host side: the settle, the flooder and the
 # latency probe (lab/tools/flood, iperf3_flood, latprobe) in the lab netns,
 # the host's scheduling of them and of QEMU, snapshots, the window and the
 # drain.  Sourced by lab/exp/rx/hooks.sh.
@@ -313,3 +314,27 @@ window_sleep()
 	done
 }
 
+# Let a freshly booted guest settle: wait until it has been at least
+# settle.idle_pct (lab/lib/rules.tsv) idle over one second (boot work, first page faults and the like done), for
+# at most SETTLE_MAX seconds.  Sets SETTLE_S and SETTLE_IDLE (the idle
+# share of that last second, %).
+settle_guest()
+{
+	local start a b want
+
+	want=$(rule settle.idle_pct)
+	start=$(date +%s.%N)
+	a=$(guest_req snap settle) || guest_lost $? "snapshot settle"
+	while :; do
+		sleep 1
+		b=$(guest_req snap settle) || guest_lost $? "snapshot settle"
+		SETTLE_IDLE=$(printf '%s\n%s\n' "$a" "$b" | awk -f "$LAB_TOP/lab/lib/idle.awk")
+		SETTLE_S=$(awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { printf "%.1f", n - s }')
+		awk -v i="$SETTLE_IDLE" -v w="$want" 'BEGIN { exit !(i >= w) }' && return 0
+		if awk -v t="$SETTLE_S" -v m="$SETTLE_MAX" 'BEGIN { exit !(t >= m) }'; then
+			log "$CUR: guest still only $SETTLE_IDLE % idle after ${SETTLE_S}s: measuring anyway (recorded as settle_idle)"
+			return 0
+		fi
+		a=$b
+	done
+}

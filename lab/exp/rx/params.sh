@@ -25,7 +25,6 @@ GRID=${GRID:-"0.5 1 2 4 6"}
 LAT_GRID=${LAT_GRID:-"2"}
 NATIVE_RATES="30000 60000 100000 150000 200000 300000 500000"
 NATIVE_LAT_RATES=300000
-KNEE_ICOUNT4=8000
 # repetitions: default_reps (lab/lib/opts.sh), 6 for 3 variants
 REPS=${REPS:-}
 MIN_REPS=5
@@ -193,37 +192,6 @@ check_defences()
 			[ -z "$s" ] || check_setting "$s"
 		done <<<"$(variant_settings "$v")"
 	done
-}
-
-# speed_knee <speed>: the default knee of a fixed-speed guest (pps), ""
-# for native
-speed_knee()
-{
-	local n
-
-	n=$(speed_shift "$1")
-	[ -z "$n" ] || awk -v k="$KNEE_ICOUNT4" -v n="$n" 'BEGIN { printf "%.0f\n", k * 2 ^ (4 - n) }'
-}
-
-check_grid()
-{
-	local x
-
-	for x in "$@"; do
-		awk -v x="$x" 'BEGIN { exit !(x ~ /^[0-9]+(\.[0-9]+)?$/ && x > 0 && x <= 1000) }' ||
-			bad "grid multiple '$x' must be a number in (0, 1000]"
-	done
-}
-
-# grid_rates <knee> <multiple>...: the rates, rounded to whole pps
-grid_rates()
-{
-	local knee=$1
-
-	shift
-	# no multiples, no rates (not one rate of 0, the unlimited point)
-	[ $# -gt 0 ] || return 0
-	printf '%s\n' "$@" | awk -v k="$knee" '{ printf "%s%.0f", (NR > 1 ? " " : ""), k * $1 } END { print "" }'
 }
 
 # Fill RATES and LAT_RATES not given as rates from the grids and the knee
