@@ -280,3 +280,17 @@ exp_summarize()
 	"$LAB_TOP/lab/analyze" "$RUN" || die "could not analyze $RUN"
 	cat "$RUN/summary.csv"
 }
+
+# The benefit-against-cost picture (plots/softirq.gp) from the analysis's
+# tradeoff.dat
+exp_plot()
+{
+	local fmt
+
+	[ "$PLOT" = 0 ] && return 0
+	for fmt in png svg; do
+		gnuplot -e "datafile='$RUN/tradeoff.dat'; variants='$VARIANTS'; title='$RUN_ID: benefit against cost'; fmt='$fmt'; out='$RUN/tradeoff.$fmt'; plotdir='$LAB_TOP/plots'" \
+			"$LAB_TOP/plots/softirq.gp" 2>>"$RUN/gnuplot.log" ||
+			die "gnuplot failed on plots/softirq.gp ($fmt): $(tail -1 "$RUN/gnuplot.log")"
+	done
+}

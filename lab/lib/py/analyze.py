@@ -197,6 +197,43 @@ def outputs(a, commit):
 RUN_FILES = ("summary.csv", "verdicts.json", "report.md")
 
 
+def experiment_of(path):
+    """params.json's experiment, "" when it cannot be read (the RX
+    analysis then says why)."""
+    try:
+        return P.read_params(os.path.join(path, "params.json")).get("experiment", "")
+    except P.InputError:
+        return ""
+
+
+def softirq_main(args):
+    """The softirq experiment's analysis (lab/lib/py/softirqrun.py)."""
+    import softirqrun
+    path = args.run.rstrip("/")
+    try:
+        rules = read_rules(args.rules)
+        params = P.read_params(os.path.join(path, "params.json"))
+        own = own_rules(P.Run(path, params, (), (), False))
+        if own is not None and own.sha != rules.sha:
+            own = overlay(own, rules)
+        files = softirqrun.outputs(path, params, rules, own, git_commit(), os.path.dirname(path))
+    except (P.InputError, softirqrun.InputError, RulesError) as e:
+        print(f"lab/analyze: error: {e}", file=sys.stderr)
+        return 1
+    try:
+        for name, text in files.items():
+            write(os.path.join(args.out or path, name), text)
+    except OSError as e:
+        print(f"lab/analyze: error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
+        return 1
+    if args.verdicts:
+        for c in json.loads(files["verdicts.json"])["claims"]:
+            iv = (c.get("ratio") or {}).get("interval")
+            print(f"{c['id']} ({c['tree']}): {c['verdict']}"
+                  + (f", {iv['median']} [{iv['lo']}–{iv['hi']}] (n={iv['n']})" if iv else ""))
+    return 0
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="lab/analyze", description=__doc__.split("\n\n")[0])
     ap.add_argument("run", help="a results directory (lab/run's)")
@@ -207,6 +244,8 @@ def main(argv):
     ap.add_argument("--verdicts", action="store_true",
                     help="print one line per claim (claim, verdict, ratio and interval)")
     args = ap.parse_args(argv)
+    if experiment_of(args.run) == "softirq":
+        return softirq_main(args)
     try:
         rules = read_rules(args.rules)
         a = analyze(args.run.rstrip("/"), rules)

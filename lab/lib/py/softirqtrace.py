@@ -103,43 +103,57 @@ def context_of(comm, irq_tail):
     return f"task:{comm}"
 
 
-def figures(events):
-    """The trace's figures (one CPU: the guest has one online)."""
+def figures(events, since_us=None, until_us=None):
+    """The trace's figures (one CPU: the guest has one online), of the
+    window [since_us, until_us] when given: the events before it keep the
+    state (a raise pending, a thread woken), only what happens in it is
+    counted."""
     vectors, wake, napi = {}, {"ksoftirqd": [], "napi": []}, Counter()
     pending, started, woken = {}, {}, {}
     irq_tail = False        # the last event outside softirq context was an irq's exit
     lost = 0
+    first = last = None
     for e in events:
+        if until_us is not None and e.ts_us > until_us:
+            break
+        counted = since_us is None or e.ts_us >= since_us
+        if counted:
+            first = e.ts_us if first is None else first
+            last = e.ts_us
         if e.name == "softirq_raise":
             m = VEC.match(e.rest)
             if m:
                 v = vectors.setdefault(m[2], Vector())
-                v.raises += 1
+                v.raises += counted
                 pending.setdefault(m[2], e.ts_us)
             continue
         if e.name == "softirq_entry":
             m = VEC.match(e.rest)
             if m:
                 v = vectors.setdefault(m[2], Vector())
-                v.entries += 1
                 ctx = context_of(e.comm, irq_tail)
-                v.contexts[ctx] += 1
-                if m[2] in pending:
-                    v.wait_us.append(e.ts_us - pending.pop(m[2]))
-                else:
-                    lost += 1
-                started[m[2]] = (e.ts_us, ctx)
+                raised = pending.pop(m[2], None)
+                if counted:
+                    v.entries += 1
+                    v.contexts[ctx] += 1
+                    if raised is not None:
+                        v.wait_us.append(e.ts_us - raised)
+                    else:
+                        lost += 1
+                started[m[2]] = (e.ts_us, ctx, counted)
             continue
         if e.name == "softirq_exit":
             m = VEC.match(e.rest)
             if m and m[2] in started:
-                vectors[m[2]].run_us.append(e.ts_us - started.pop(m[2])[0])
+                t0, _, was = started.pop(m[2])
+                if was:
+                    vectors[m[2]].run_us.append(e.ts_us - t0)
             continue
         if e.name == "napi_poll":
             # in NET_RX: where that softirq ran; else a napi thread's
             # (or a busy-polling task's) own poll
             m = NAPI.search(e.rest)
-            if m:
+            if m and counted:
                 ctx = started["NET_RX"][1] if "NET_RX" in started else context_of(e.comm, False)
                 napi[ctx] += int(m[2])
             continue
@@ -156,8 +170,10 @@ def figures(events):
             pid = int(f.get("next_pid", -1))
             kind = thread_kind(f.get("next_comm", ""))
             if kind and pid in woken:
-                wake[kind].append(e.ts_us - woken.pop(pid))
-    span = events[-1].ts_us - events[0].ts_us if events else 0
+                t0 = woken.pop(pid)
+                if counted:
+                    wake[kind].append(e.ts_us - t0)
+    span = last - first if first is not None else 0
     return TraceFigures(span, vectors, wake, napi, lost)
 
 

@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The softirq experiment (lab/softirq): its options are checked, its guest
+# tools are in the initramfs, and one short boot of ksoftirqd-fix with a
+# flooded and a busy phase, each untraced and traced, gives a row per
+# phase and pass with the other softirq users' probes, the busy loops'
+# progress and the request/response probe, traces with no lost event
+# whose TIMER and RCU entries the analysis counts, and verdicts.json with
+# the experiment's claims (not measured: one variant).
+set -u
+# shellcheck source=lab/lib/lib.sh
+. "$(dirname "$0")/../../lab/lib/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$LAB_TOP/tests/lib.sh"
+# shellcheck source=lab/lib/guest.sh
+. "$LAB_TOP/lab/lib/guest.sh"
+
+SQ=$LAB_TOP/lab/softirq
+tools=$LAB_BUILD/tools
+
+# ---- options -------------------------------------------------------------
+refuse "lab/softirq refuses native speed (its rates are multiples of the knee)" \
+	"needs a fixed-speed guest" "$SQ" --speed native
+refuse "lab/softirq refuses 17 busy loops" "busy '17' must be 0..16" "$SQ" --busy 17
+refuse "lab/softirq refuses --traced some" "traced 'some' must be flood, all or none" "$SQ" --traced some
+refuse "lab/softirq refuses a 0 s trace window" "trace window '0' must be 1..60" "$SQ" --trace-window 0
+refuse "lab/softirq refuses no phase at all" "no phase" "$SQ" --flood-grid "" --busy ""
+check "lab/softirq --dry-run: 6 repetitions of 3 variants, 8 points a boot by default" \
+	bash -c "'$SQ' --dry-run 2>&1 | grep -q '18 boots (3 variants x 6 repetitions), 144 points'"
+
+# ---- the guest tools -----------------------------------------------------
+exit_is()
+{
+	local want=$1 rc=0
+
+	shift
+	"$@" >>"$T_LOG" 2>&1 || rc=$?
+	[ "$rc" = "$want" ]
+}
+check "sirqprobe -k nope: usage error" exit_is 2 "$tools/sirqprobe" -k nope
+check "sirqprobe -T 999 (below 1 ms): usage error" exit_is 2 "$tools/sirqprobe" -T 999
+check "spin -n 17: usage error" exit_is 2 "$tools/spin" -n 17
+in_initramfs()
+{
+	cpio -t <"$LAB_BUILD/initramfs.cpio" 2>/dev/null | grep -qx "$1"
+}
+for f in bin/sirqprobe bin/spin; do
+	check "initramfs has $f" in_initramfs "$f"
+done
+
+# ---- a short run ---------------------------------------------------------
+RUN=$LAB_BUILD/test-runs/softirq
+rm -rf "$RUN"
+check "lab/softirq: ksoftirqd-fix, 1 rep, flood at 2 x the knee and 1 busy loop, both traced" \
+	"$SQ" -v ksoftirqd-fix -n 1 --flood-grid 2 --busy 1 -w 1 --trace-window 2 --traced all \
+	--settle-max 10 -o "$RUN"
+csv=$RUN/points.csv
+check "points.csv: 4 rows, flood and busy, plain and traced" \
+	test "$(paste -d' ' <(csv_col "$csv" phase) <(csv_col "$csv" level) <(csv_col "$csv" pass) | sort | paste -sd,)" = \
+	"busy 1 plain,busy 1 traced,flood 16000 plain,flood 16000 traced"
+rows_sane()
+{
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	function bad(msg) { print "row " NR " (" $c["phase"] " " $c["pass"] "): " msg; b = 1 }
+	{
+		if (!($c["timer_n"] > 0 && $c["poll_n"] > 0 && $c["rcu_n"] > 0)) bad("a probe has no sample")
+		# the timer and poll probes wait their 10 ms timeout at least
+		if (!($c["timer_p50_us"] >= 10000 && $c["poll_p50_us"] >= 10000)) bad("a call shorter than its timeout")
+		if ($c["delivered_pps"] > $c["offered_pps"] * 1.02) bad("delivered more than offered")
+		if ($c["phase"] == "busy" && !($c["spin_iters_ps"] > 0 && $c["probe_sent"] > 0 && $c["probe_ap99_us"] > 0))
+			bad("busy phase without its loops or its probe")
+		if ($c["phase"] == "flood" && $c["spin_iters_ps"] != 0) bad("busy loops in a flooded phase")
+		if ($c["pass"] == "traced" && !($c["trace_bytes"] > 0 && $c["trace_overrun"] == 0 && $c["trace_dropped"] == 0))
+			bad("a traced window without its trace, or with lost events")
+		if ($c["sirq_lost"] != 0) bad("probe samples lost")
+	} END { if (NR != 5) { print NR - 1 " rows"; b = 1 } exit b }' "$csv" >>"$T_LOG"
+}
+check "every row: each probe sampled, the timeouts kept, busy loops and the probe only in the busy phase, traces whole" \
+	rows_sane
+trace_counts()
+{
+	python3 "$LAB_TOP/lab/lib/py/softirqtrace.py" "$RUN/raw/ksoftirqd-fix-r1-$1-traced.trace" >"$T_LOG.sq" &&
+		grep -q '^vector=TIMER raises=[1-9]' "$T_LOG.sq" && grep -q '^vector=RCU raises=[1-9]' "$T_LOG.sq" &&
+		grep -q '^vector=NET_RX raises=[1-9]' "$T_LOG.sq" && grep -q '^napi .*ksoftirqd=[1-9]' "$T_LOG.sq"
+}
+check "flooded trace: TIMER, RCU and NET_RX raised, NAPI polled in ksoftirqd (the fix takes charge)" \
+	trace_counts flood16000
+check "busy trace: TIMER, RCU and NET_RX raised" \
+	bash -c "python3 '$LAB_TOP/lab/lib/py/softirqtrace.py' '$RUN/raw/ksoftirqd-fix-r1-busy1-traced.trace' | grep -q '^vector=TIMER raises=[1-9]'"
+check "verdicts.json: experiment softirq, claims paolo-other-users, napi-alone, revert-busy-cpu, not measured with one variant" \
+	jq -e '.experiment == "softirq" and ([.claims[] | .id + ":" + .verdict] ==
+		["paolo-other-users:not-measured", "napi-alone:not-measured", "revert-busy-cpu:not-measured"])' \
+	"$RUN/verdicts.json"
+check "report.md: claims, the vectors, the mechanism, the probes, the busy workload, tracing's cost" \
+	bash -c "for s in '## Claims' '## The other softirq users' \"## The article's mechanism\" \
+		'## User-visible probes' \"## The revert's workload\" '## What tracing costs'; do
+		grep -qF \"\$s\" '$RUN/report.md' || exit 1; done"
+check "the guest said its RCU is not expedited, and found the trace port" \
+	bash -c "tr -d '\r' <'$RUN/guests/ksoftirqd-fix-r1/console.log' | grep -q 'lab: softirq rcu_expedited=0 trace_port=/dev/vport'"
+check "kernel health: the console is clean" \
+	bash -c "! grep -v '^ok' '$RUN/health.txt' && test \$(grep -c '^ok' '$RUN/health.txt') = 1"
+check "cleanup: lab netns removed" bash -c "! ip netns list | grep -qw '$LAB_NS'"
+check "cleanup: no QEMU guest of the lab left" \
+	bash -c "! pgrep -f '^[^ ]*qemu-system-x86_64 .*guest=lab-' >/dev/null"

@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The softirq experiment's claims (lab/lib/py/softirqrun.py) on
+hand-made points: paolo-other-users, napi-alone and revert-busy-cpu each
+reproduced, not reproduced and inconclusive (a ratio between the
+threshold and the region, a point left out: too few samples, a trace that
+lost events, a guest off its clock), and the window a trace is cut to."""
+
+import json
+import os
+import unittest
+from collections import Counter
+
+import softirqrun as S
+import softirqtrace as T
+from rules import read_rules
+
+RULES = read_rules(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "lab", "lib", "rules.tsv"))
+REPS = range(1, 7)
+RATES = (16000, 48000)
+
+
+def fig(timer, rcu, n=1000, napi=None):
+    """Figures whose TIMER and RCU waits are n samples of one value each."""
+    vec = {"TIMER": T.Vector(n, n, [timer] * n, [], Counter()),
+           "RCU": T.Vector(n, n, [rcu] * n, [], Counter())}
+    return T.TraceFigures(9_000_000, vec, {"ksoftirqd": [], "napi": []},
+                          Counter(napi or {}), 0)
+
+
+def row(variant, rep, **kw):
+    r = {"variant": variant, "rep": str(rep), "gate_clock": "1", "trace_overrun": "0",
+         "trace_dropped": "0", "starved": "0", "probe_sent": "1200", "probe_lost": "0"}
+    r.update({k: str(v) for k, v in kw.items()})
+    return r
+
+
+def traced(waits, n=1000, **kw):
+    """pts of the flooded phases: waits = {variant: (timer, rcu)}."""
+    return {("traced", "flood", t, v): {k: S.Point(row(v, k, **kw), fig(*w, n=n)) for k in REPS}
+            for t in RATES for v, w in waits.items()}
+
+
+def busy(p99s, **kw):
+    """pts of the busy phases: p99s = {variant: probe p99 µs}."""
+    return {("plain", "busy", n, v): {k: S.Point(row(v, k, probe_ap99_us=x, **kw), None)
+                                      for k in REPS}
+            for n in (1, 2, 4) for v, x in p99s.items()}
+
+
+def claim(cs, cid):
+    return next(c for c in cs if c.id == cid and c.tree == "6.12")
+
+
+class Paolo(unittest.TestCase):
+    def test_reproduced(self):
+        """paolo: the fix's TIMER and RCU waits 3x vanilla's and threaded NAPI's: reproduced"""
+        c = claim(S.claims(traced({"vanilla": (100, 200), "ksoftirqd-fix": (300, 600),
+                                   "threaded-napi": (100, 200)}), RULES), "paolo-other-users")
+        self.assertEqual((c.status, c.ratio.interval.med), ("reproduced", 3.0))
+        self.assertEqual(len(c.per_rate), 2 * 2 * 2)
+
+    def test_not_reproduced(self):
+        """paolo: the fix as fast as both (ratio 1): not reproduced"""
+        c = claim(S.claims(traced({"vanilla": (100, 200), "ksoftirqd-fix": (100, 200),
+                                   "threaded-napi": (100, 200)}), RULES), "paolo-other-users")
+        self.assertEqual(c.status, "not-reproduced")
+
+    def test_between(self):
+        """paolo: 1.5x, between the region and the threshold: inconclusive"""
+        c = claim(S.claims(traced({"vanilla": (100, 200), "ksoftirqd-fix": (150, 300),
+                                   "threaded-napi": (100, 200)}), RULES), "paolo-other-users")
+        self.assertEqual(c.status, "inconclusive")
+
+    def test_refuted_against_one(self):
+        """paolo: 3x vanilla but as fast as threaded NAPI: not reproduced (it must hold against both)"""
+        c = claim(S.claims(traced({"vanilla": (100, 200), "ksoftirqd-fix": (300, 600),
+                                   "threaded-napi": (300, 600)}), RULES), "paolo-other-users")
+        self.assertEqual(c.status, "not-reproduced")
+
+    def test_too_few_samples(self):
+        """paolo: 999 TIMER entries in a window judge nothing: inconclusive, the would-be ratio kept"""
+        pts = traced({"vanilla": (100, 200), "threaded-napi": (100, 200)})
+        pts.update(traced({"ksoftirqd-fix": (300, 600)}, n=999))
+        c = claim(S.claims(pts, RULES), "paolo-other-users")
+        self.assertEqual(c.status, "inconclusive")
+        self.assertTrue(any("softirq.min_samples" in e.why for e in c.excluded))
+        self.assertEqual(c.ratio.interval_all.med, 3.0)
+
+    def test_trace_lost_events(self):
+        """paolo: a trace that dropped events is left out: inconclusive"""
+        pts = traced({"vanilla": (100, 200), "threaded-napi": (100, 200)})
+        pts.update(traced({"ksoftirqd-fix": (300, 600)}, trace_dropped=5))
+        c = claim(S.claims(pts, RULES), "paolo-other-users")
+        self.assertEqual(c.status, "inconclusive")
+        self.assertTrue(any("lost 5 events" in e.why for e in c.excluded))
+
+    def test_off_clock(self):
+        """paolo: a guest that lost its clock is left out: inconclusive"""
+        pts = traced({"ksoftirqd-fix": (300, 600), "threaded-napi": (100, 200)})
+        pts.update(traced({"vanilla": (100, 200)}, gate_clock=0))
+        c = claim(S.claims(pts, RULES), "paolo-other-users")
+        self.assertEqual(c.status, "inconclusive")
+
+    def test_not_measured(self):
+        """paolo: a run without traced windows measures nothing"""
+        c = claim(S.claims(busy({"vanilla": 100, "ksoftirqd-fix": 100}), RULES), "paolo-other-users")
+        self.assertEqual(c.status, "not-measured")
+
+
+class NapiAlone(unittest.TestCase):
+    def test_reproduced(self):
+        """napi-alone: threaded NAPI's waits as vanilla's: reproduced"""
+        c = claim(S.claims(traced({"vanilla": (100, 200), "ksoftirqd-fix": (300, 600),
+                                   "threaded-napi": (100, 200)}), RULES), "napi-alone")
+        self.assertEqual(c.status, "reproduced")
+
+    def test_not_reproduced(self):
+        """napi-alone: threaded NAPI's waits 3x vanilla's: not reproduced"""
+        c = claim(S.claims(traced({"vanilla": (100, 200), "ksoftirqd-fix": (300, 600),
+                                   "threaded-napi": (300, 600)}), RULES), "napi-alone")
+        self.assertEqual(c.status, "not-reproduced")
+
+    def test_between(self):
+        """napi-alone: 1.5x: inconclusive"""
+        c = claim(S.claims(traced({"vanilla": (100, 200), "ksoftirqd-fix": (300, 600),
+                                   "threaded-napi": (150, 300)}), RULES), "napi-alone")
+        self.assertEqual(c.status, "inconclusive")
+
+
+class RevertBusy(unittest.TestCase):
+    def test_reproduced(self):
+        """revert-busy-cpu: the fix's probe p99 3x vanilla's at every busy level: reproduced"""
+        c = claim(S.claims(busy({"vanilla": 1000, "ksoftirqd-fix": 3000}), RULES), "revert-busy-cpu")
+        self.assertEqual((c.status, c.rates), ("reproduced", (1, 2, 4)))
+
+    def test_not_reproduced(self):
+        """revert-busy-cpu: the same p99: not reproduced"""
+        c = claim(S.claims(busy({"vanilla": 1000, "ksoftirqd-fix": 1100}), RULES), "revert-busy-cpu")
+        self.assertEqual(c.status, "not-reproduced")
+
+    def test_between(self):
+        """revert-busy-cpu: 1.5x: inconclusive"""
+        c = claim(S.claims(busy({"vanilla": 1000, "ksoftirqd-fix": 1500}), RULES), "revert-busy-cpu")
+        self.assertEqual(c.status, "inconclusive")
+
+    def test_few_answers(self):
+        """revert-busy-cpu: 999 answered probes judge nothing: inconclusive"""
+        pts = busy({"vanilla": 1000})
+        pts.update(busy({"ksoftirqd-fix": 3000}, probe_sent=1000, probe_lost=1))
+        c = claim(S.claims(pts, RULES), "revert-busy-cpu")
+        self.assertEqual(c.status, "inconclusive")
+        self.assertTrue(any("999 answered" in e.why for e in c.excluded))
+
+    def test_tree_61(self):
+        """revert-busy-cpu on 6.1: v6.1 over v6.1-revert, judged apart from 6.12"""
+        cs = S.claims(busy({"v6.1-revert": 1000, "v6.1": 3000, "vanilla": 1000,
+                            "ksoftirqd-fix": 1000}), RULES)
+        got = {(c.id, c.tree): c.status for c in cs if c.id == "revert-busy-cpu"}
+        self.assertEqual(got, {("revert-busy-cpu", "6.12"): "not-reproduced",
+                               ("revert-busy-cpu", "6.1"): "reproduced"})
+
+
+class Outputs(unittest.TestCase):
+    def test_verdicts_json(self):
+        """verdicts.json: the experiment, the rules' version, the claims paolo-other-users and revert-busy-cpu"""
+        pts = traced({"vanilla": (100, 200), "ksoftirqd-fix": (300, 600), "threaded-napi": (100, 200)})
+        pts.update(busy({"vanilla": 1000, "ksoftirqd-fix": 3000, "threaded-napi": 1000}))
+        cs = S.claims(pts, RULES)
+        d = json.loads(S.verdicts_json({"run": "x"}, RULES, RULES, cs, (), "c"))
+        self.assertEqual((d["experiment"], d["rules_version"], d["own_rules"]),
+                         ("softirq", RULES.version, "the same"))
+        self.assertEqual([(c["id"], c["verdict"]) for c in d["claims"]],
+                         [("paolo-other-users", "reproduced"), ("napi-alone", "reproduced"),
+                          ("revert-busy-cpu", "reproduced")])
+
+    def test_mechanism_split(self):
+        """mechanism: NAPI's packets by place; a datagram's share of them"""
+        p = S.Point(row("vanilla", 1, delivered_pps=100, win_from_ns=0, win_to_ns=2_000_000_000),
+                    fig(1, 1, napi={"irq-tail": 100, "task:udp_sink": 300, "ksoftirqd": 200,
+                                    "task:responder": 0}))
+        self.assertEqual(S.napi_split(p.fig), {"irq-tail": 100, "receiver": 300, "task": 0,
+                                               "ksoftirqd": 200, "napi": 0})
+        self.assertEqual(S.per_datagram(p), 3.0)
+
+
+class Window(unittest.TestCase):
+    TRACE = "\n".join([
+        "  <idle>-0 [000] d.h2.   10.000000: softirq_raise: vec=1 [action=TIMER]",
+        "  <idle>-0 [000] ..s2.   10.000500: softirq_entry: vec=1 [action=TIMER]",
+        "  <idle>-0 [000] ..s2.   10.000600: softirq_exit: vec=1 [action=TIMER]",
+        "  <idle>-0 [000] d.h2.   10.900000: softirq_raise: vec=1 [action=TIMER]",
+        "  <idle>-0 [000] ..s2.   11.000100: softirq_entry: vec=1 [action=TIMER]",
+        "  <idle>-0 [000] ..s2.   11.000200: softirq_exit: vec=1 [action=TIMER]",
+        "  <idle>-0 [000] d.h2.   12.000000: softirq_raise: vec=1 [action=TIMER]",
+        "  <idle>-0 [000] ..s2.   12.000300: softirq_entry: vec=1 [action=TIMER]",
+    ])
+
+    def test_window(self):
+        """softirqtrace: a window counts its entries, with a raise from before it"""
+        f = T.figures(T.parse(self.TRACE), 11_000_000, 11_500_000)
+        self.assertEqual(f.vectors["TIMER"].wait_us, [100100])
+        self.assertEqual((f.vectors["TIMER"].entries, f.vectors["TIMER"].raises), (1, 0))
+
+
+if __name__ == "__main__":
+    unittest.main()
