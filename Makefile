@@ -35,6 +35,7 @@ run: initramfs
 # every setting variant of lab/exp/rx/defences (the defences of 6.12)
 lab: kernels initramfs
 	@lab/run $(RUN_OPTS)
+	@echo "lab: the other side of the debate (what the fix costs the other softirq users, and a busy CPU): make softirq (lab/softirq --help; ~27 min on a 2-core TCG host)"
 
 plots:
 	@plots/plot $(RUN)

@@ -227,7 +227,7 @@ qdisc_prio_packets qdisc_prio_drops qdisc_prio_requeues
 qdisc_prio_overlimits qdisc_prio_qlen qdisc_tbf_packets qdisc_tbf_drops
 qdisc_tbf_requeues qdisc_tbf_overlimits qdisc_tbf_qlen
 qdisc_fq_codel_packets qdisc_fq_codel_drops qdisc_fq_codel_requeues
-qdisc_fq_codel_overlimits qdisc_fq_codel_qlen"
+qdisc_fq_codel_overlimits qdisc_fq_codel_qlen spin_iters"
 
 # snap_ok TAG LINE: "snap TAG" then exactly SNAP_KEYS in order, numeric
 # (the clocksource: a name).
@@ -558,6 +558,42 @@ ip netns exec "$NS_B" "$OUT/sampler" -c - -i vb -s "$T/ctr" \
 	<<<"snap s1" >"$T/out" 2>/dev/null || true
 SNAP=$(cat "$T/out")
 check "sampler: snap with a running sink" snap_ok s1 "$SNAP"
+
+# ---- the softirq experiment's probes, busy loops and trace requests
+rc=0
+printf 'sirq 0 1\ntrace dump x\nspin 1\nquit\n' | "$OUT/sampler" -c - >"$T/out" 2>&1 || rc=$?
+check "sampler without -q, -T, -S: sirq, trace dump and spin answer an error line each" \
+	eval '[ $rc = 0 ] && [ "$(cut -c1-14 "$T/out" | paste -sd,)" = "err sirq: no s,err trace dump,err spin needs,bye" ]'
+# sirqprobe for 1 s: every probe sampled, the timer and poll calls last
+# their 4 ms timeout at least (root: AF_PACKET for the RCU probe)
+"$OUT/sirqprobe" -c "$T/sirq.dat" -T 4000 -t 1 >"$T/sq.out" 2>&1
+sq=$(printf 'sirq 0 %s\nquit\n' 18446744073709551615 | "$OUT/sampler" -c - -q "$T/sirq.dat" | head -1)
+printf '%s\n' "$sq" >>"$T_LOG"
+sqv()
+{
+	tr ' ' '\n' <<<"$sq" | sed -n "s/^$1=//p"
+}
+check "sirqprobe -t 1 then sampler's sirq: timer, poll and rcu calls, none lost" \
+	eval '[ "$(sqv timer_n)" -gt 0 ] && [ "$(sqv poll_n)" -gt 0 ] && [ "$(sqv rcu_n)" -gt 0 ] && [ "$(sqv sirq_lost)" = 0 ]'
+check "sirqprobe: a timer or poll call lasts its 4 ms timeout at least (p50)" \
+	eval 'awk -v a="$(sqv timer_p50_us)" -v b="$(sqv poll_p50_us)" "BEGIN { exit !(a >= 4000 && b >= 4000) }"'
+check "sampler sirq: a window before the first sample has none" \
+	eval 'printf "sirq 0 1\nquit\n" | "$OUT/sampler" -c - -q "$T/sirq.dat" | head -1 | grep -q "timer_n=0 timer_p50_us=- "'
+# spin through the sampler: its iterations count in the snapshots, and
+# "spin 0" stops the loops
+spin_run()
+{
+	{ echo "spin 2"; sleep 0.5; echo "snap a"; sleep 0.3; echo "snap b"; echo "spin 0"
+	  sleep 0.2; echo "snap c"; sleep 0.3; echo "snap d"; echo quit; } |
+		PATH=$OUT:$PATH "$OUT/sampler" -c - -S "$T/spin.dat" >"$T/spin.out" 2>&1
+}
+spin_iters()
+{
+	sed -n "s/^snap $1 .* spin_iters=\([0-9]*\).*/\1/p" "$T/spin.out"
+}
+spin_run
+check "sampler spin 2: the loops count (snap b > snap a), spin 0 stops them (c = d)" \
+	eval '[ "$(spin_iters b)" -gt "$(spin_iters a)" ] && [ "$(spin_iters c)" = "$(spin_iters d)" ] && ! pgrep -x spin >/dev/null'
 check "sampler: sink_pid is the sink" [ "$(field sink_pid "$SNAP")" = "$SINK" ]
 check "sampler: nic_rx_packets >= sink_packets" eval \
 	'[ "$(field nic_rx_packets "$SNAP")" -ge "$(field sink_packets "$SNAP")" ]'

@@ -65,7 +65,7 @@ line=$(printf 'snap x\nquit\n' | "$OUT/sampler" -c - -i lo -x "$T/extra" | head 
 check "sampler -x: counters appended at the end, other tokens skipped" \
 	eval '[[ "$line" == *" iperf3_tests=2 b_9=33" ]]'
 line=$(printf 'snap x\nquit\n' | "$OUT/sampler" -c - -i lo -x "$T/missing" | head -n 1)
-check "sampler -x: a missing file adds nothing" eval '[[ "$line" == *" qdisc_fq_codel_qlen="+([0-9]) ]]'
+check "sampler -x: a missing file adds nothing" eval '[[ "$line" == *" spin_iters="+([0-9]) ]]'
 ip netns exec "$NS_B" "$OUT/responder" -p 9101 -c "$T/resp.cnt" >/dev/null 2>&1 &
 BG_PIDS+=("$!")
 sleep 0.3

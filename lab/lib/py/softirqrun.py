@@ -403,9 +403,11 @@ def overhead_rows(pts, variants):
         traced = pts[(pas, phase, lv, v)]
         cells = []
         for col in ("delivered_pps", "timer_p99_us", "rcu_p99_us", "spin_iters_ps"):
+            # a column both windows have and the untraced one is not 0 of
+            # (a flooded phase has no busy loops: nothing to compare)
             xs = [ratio(num(traced[k].row, col), num(plain[k].row, col)) for k in traced
                   if k in plain and num(traced[k].row, col) is not None
-                  and num(plain[k].row, col) is not None]
+                  and (num(plain[k].row, col) or 0) > 0]
             cells.append(fmt(med(xs), 2))
         rows.append([v, f"{phase} {C.fmt_rate(lv) if phase == 'flood' else lv}"] + cells)
     rows.sort(key=lambda r: (variants.index(r[0]) if r[0] in variants else 99, r[1]))
