@@ -22,6 +22,8 @@
 #   exp_progress     a progress text from the last row (named columns)
 #   exp_summarize    summary.csv on stdout
 #   exp_plot         plots and report (optional)
+#   exp_dry_secs     --dry-run's estimate of the run (s) from its boots
+#                    (optional; else boots, points, warm-up and window)
 # and sets EXP (its directory name), EXP_RUN_PREFIX (of the run's id) and,
 # if its rows are another experiment's, EXP_POINT (that point.awk).
 # Sourced by lab/run after lab/lib/lib.sh.
@@ -260,6 +262,8 @@ dry_run()
 	boot_s=$([ "${SPEED:-native}" = native ] && echo 6 || echo 10)
 	NPOINTS=$(exp_npoints)
 	secs=$((boots * boot_s + NPOINTS * (WARMUP + WINDOW) + NPOINTS * 5 / 2))
+	# an experiment whose points are not all alike says its own
+	[ "$(type -t exp_dry_secs)" != function ] || secs=$(exp_dry_secs "$boots")
 	log "dry run: $(exp_describe) variants='$VARIANTS' reps=$REPS speed=$SPEED"
 	log "dry run: $boots boots ($nv variants x $REPS repetitions), $NPOINTS points, about $(fmt_secs "$secs") (an estimate)"
 	# shellcheck disable=SC2086 # the variants: words

@@ -186,6 +186,20 @@ measure_phase()
 	defer_scope_pop
 }
 
+# --dry-run's estimate (s) for <boots>: per boot ~10 s of boot and settle,
+# an untraced phase its warm-up, window and ~3.5 s of snapshots, probes
+# and drain, a traced one its warm-up, window and ~7 s (the trace's dump
+# and cut): run softirq-20261207-105221 took 25:19 where this says 24:54
+exp_dry_secs()
+{
+	local plain traced ph
+
+	plain=$(points_per_boot)
+	traced=$(for ph in $(phases_in_order 1); do phase_passes "${ph%%:*}" "${ph#*:}"; done | grep -c traced || true)
+	plain=$((plain - traced))
+	echo $(($1 * (10 + plain * (WARMUP + WINDOW) + plain * 7 / 2 + traced * (WARMUP + TRACE_WINDOW + 7))))
+}
+
 exp_prereqs()
 {
 	local t
