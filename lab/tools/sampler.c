@@ -116,8 +116,8 @@ static void usage(void)
 	       "  -f        run SCHED_FIFO priority 50\n"
 	       "  -h, --help  this text\n"
 	       "Requests: ping, snap <tag>, cyclic start|stop, tlat <from> "
-	       "<to>, sirq <from> <to>,\ntrace on|off|dump <tag>, quit (one "
-	       "per line).\n", CYCLIC_MIN_US, CYCLIC_MAX_US);
+	       "<to>, sirq <from> <to>,\nspin <n>, trace on|off|dump <tag>, "
+	       "quit (one per line).\n", CYCLIC_MIN_US, CYCLIC_MAX_US);
 	exit(0);
 }
 
