@@ -208,6 +208,32 @@ flood_result()
 	cat "$out"
 }
 
+# end_flood <raw file> <rate>: stop the point's flooder (a flooder that is
+# gone before D did not flood the whole window), and its report as
+# "flood.*" keys on stdout
+end_flood()
+{
+	local rc=0
+
+	kill -INT "$FLOOD_PID" 2>/dev/null ||
+		{ tail -3 "$1.flood" >&2; die "$CUR: flooder failed: it exited before the window closed"; }
+	wait "$FLOOD_PID" || rc=$?
+	FLOOD_PID=
+	flood_result "$rc" "$1.flood" "$2" >"$1.result"
+	sed -n 's/^flood: /flood./p' "$1.result" | sed 's/ / flood./g'
+}
+
+# end_probe <raw file>: wait for the point's request/response probe; die
+# if it failed
+end_probe()
+{
+	local rc=0
+
+	wait "$PROBE_PID" || rc=$?
+	PROBE_PID=
+	[ "$rc" = 0 ] || { tail -3 "$1.probe" >&2; die "$CUR: latency probe failed (exit $rc)"; }
+}
+
 # On the way out (error or signal): no flooder or probe outlives the lab.
 FLOOD_PID=''
 PROBE_PID=''

@@ -71,7 +71,7 @@ lat_position()
 # shellcheck disable=SC2094 # drain reads what the group wrote before it
 measure_point()
 {
-	local pass=$1 rate=$2 raw=$RUN/raw/$VARIANT-r$REP-$1-$2.txt row rc starved=
+	local pass=$1 rate=$2 raw=$RUN/raw/$VARIANT-r$REP-$1-$2.txt row starved=
 
 	defer_scope_push
 	defer stop_point_tools
@@ -105,20 +105,10 @@ measure_point()
 			[ "$EXP" != soak ] || flood_on_starved
 		fi
 		echo "meta.host_stop_ns=$(date +%s%N)"
-		# a flooder that is gone before D did not flood the whole window
-		kill -INT "$FLOOD_PID" 2>/dev/null ||
-			{ tail -3 "$raw.flood" >&2; die "$CUR: flooder failed: it exited before the window closed"; }
-		rc=0
-		wait "$FLOOD_PID" || rc=$?
-		FLOOD_PID=
-		flood_result "$rc" "$raw.flood" "$rate" >"$raw.result"
-		sed -n 's/^flood: /flood./p' "$raw.result" | sed 's/ / flood./g'
+		end_flood "$raw" "$rate"
 		[ -z "$starved" ] || wait_guest_recovers
 		if [ -n "$PROBE_PID" ]; then
-			rc=0
-			wait "$PROBE_PID" || rc=$?
-			PROBE_PID=
-			[ "$rc" = 0 ] || { tail -3 "$raw.probe" >&2; die "$CUR: latency probe failed (exit $rc)"; }
+			end_probe "$raw"
 			# a starved window has no latency figures (lab/exp/rx/point.awk)
 			[ -n "$starved" ] || sed -n 's/^latprobe: \(sent=\)/probe.\1/p' "$raw.probe" | sed 's/ / probe./g'
 			[ -n "$starved" ] || timer_latency "$raw"

@@ -107,7 +107,7 @@ window_ns()
 # shellcheck disable=SC2094 # window_ns reads what the group wrote before it
 measure_phase()
 {
-	local kind=$1 level=$2 pass=$3 rate=0 busy=0 win starved='' rc w sirq tr
+	local kind=$1 level=$2 pass=$3 rate=0 busy=0 win starved='' w sirq tr
 	local raw=$RUN/raw/$VARIANT-r$REP-$1$2-$3.txt
 
 	if [ "$kind" = flood ]; then
@@ -144,21 +144,10 @@ measure_phase()
 			echo "meta.starved=$starved"
 		fi
 		echo "meta.host_stop_ns=$(date +%s%N)"
-		if [ -n "$FLOOD_PID" ]; then
-			kill -INT "$FLOOD_PID" 2>/dev/null ||
-				{ tail -3 "$raw.flood" >&2; die "$CUR: flooder failed: it exited before the window closed"; }
-			rc=0
-			wait "$FLOOD_PID" || rc=$?
-			FLOOD_PID=
-			flood_result "$rc" "$raw.flood" "$rate" >"$raw.result"
-			sed -n 's/^flood: /flood./p' "$raw.result" | sed 's/ / flood./g'
-		fi
+		[ -z "$FLOOD_PID" ] || end_flood "$raw" "$rate"
 		[ -z "$starved" ] || wait_guest_recovers
 		if [ -n "$PROBE_PID" ]; then
-			rc=0
-			wait "$PROBE_PID" || rc=$?
-			PROBE_PID=
-			[ "$rc" = 0 ] || { tail -3 "$raw.probe" >&2; die "$CUR: latency probe failed (exit $rc)"; }
+			end_probe "$raw"
 			sed -n 's/^latprobe: \(sent=\)/probe.\1/p' "$raw.probe" | sed 's/ / probe./g'
 		fi
 		[ "$busy" = 0 ] || guest_ok "spin n=0" spin 0 >/dev/null

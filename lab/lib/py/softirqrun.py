@@ -29,6 +29,7 @@ import os
 from dataclasses import dataclass
 
 import claims as C
+import points as P
 import softirqtrace as T
 from stats import median, median_ci, ratio
 
@@ -119,14 +120,6 @@ def points(run_path, rows):
         key = (r["pass"], r["phase"], int(float(r["level"])), r["variant"])
         out.setdefault(key, {})[int(r["rep"])] = Point(r, fig)
     return out
-
-
-def variants_in_order(rows):
-    seen = []
-    for r in rows:
-        if r["variant"] not in seen:
-            seen.append(r["variant"])
-    return tuple(seen)
 
 
 def levels(pts, pas, phase, positive=True):
@@ -567,7 +560,7 @@ def verdicts_json(params, rules, own, cs, own_cs, commit):
 def outputs(run_path, params, rules, own, commit, results_dir):
     """{file name: text} of everything the analysis writes into the run."""
     rows = read_rows(os.path.join(run_path, "points.csv"))
-    variants = variants_in_order(rows)
+    variants = P.variants_in_order(rows)
     pts = points(run_path, rows)
     cs = claims(pts, rules)
     own_cs = claims(pts, own) if own is not None and own.sha != rules.sha else ()
