@@ -2,7 +2,7 @@
 # The softirq experiment's two axes on one page: each variant's benefit
 # (x: delivered to the flooded receiver at the RX sweep's verdict rate)
 # against its costs (y, log: left, the first-raise-to-entry p99 of TIMER
-# (circles) and RCU (squares) at the highest flood; right, the
+# (circles), RCU (squares) and BLOCK (pentagons) at the highest flood; right, the
 # request/response probe's p99 with the fewest (triangles) and the most
 # (diamonds) busy loops, moderate traffic).  Medians; one colour per
 # variant; a variant without an RX sweep has no x and is not drawn.
@@ -26,13 +26,14 @@ set yrange [100 : 100000]
 set xlabel "delivered at the RX verdict rate (packets/s)"
 set key bottom right font ",9"
 set ylabel "first raise to entry, p99 (µs, log)"
-set title "other softirq users under the flood: TIMER (o), RCU (□)"
+set title "other softirq users under the flood: TIMER (o), RCU (□), BLOCK (⬟)"
 plot for [i = 1:words(variants)] datafile every ::(i - 1)::(i - 1) using 2:3 with points ls i pt 7 ps 1.4 \
 	title word(variants, i), \
-     for [i = 1:words(variants)] datafile every ::(i - 1)::(i - 1) using 2:4 with points ls i pt 5 ps 1.4 notitle
+     for [i = 1:words(variants)] datafile every ::(i - 1)::(i - 1) using 2:4 with points ls i pt 5 ps 1.4 notitle, \
+     for [i = 1:words(variants)] datafile every ::(i - 1)::(i - 1) using 2:5 with points ls i pt 15 ps 1.4 notitle
 set ylabel "request/response p99 (µs, log)"
 set title "busy loops, moderate traffic: fewest (△), most (◇)"
-plot for [i = 1:words(variants)] datafile every ::(i - 1)::(i - 1) using 2:5 with points ls i pt 9 ps 1.4 \
+plot for [i = 1:words(variants)] datafile every ::(i - 1)::(i - 1) using 2:6 with points ls i pt 9 ps 1.4 \
 	title word(variants, i), \
-     for [i = 1:words(variants)] datafile every ::(i - 1)::(i - 1) using 2:6 with points ls i pt 13 ps 1.4 notitle
+     for [i = 1:words(variants)] datafile every ::(i - 1)::(i - 1) using 2:7 with points ls i pt 13 ps 1.4 notitle
 unset multiplot

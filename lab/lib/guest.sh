@@ -345,10 +345,20 @@ helper_cpuset()
 # One vCPU (the default) sits on the last host core; with more, vCPU i is
 # pinned to host core i mod (host cores) (lab/tx).  EXP_TRACE_PORT=1 adds
 # the trace port, virtio-serial "lab.1" into <rundir>/trace.txt (lab/softirq).
+# EXP_BLOCK_DISK=1 adds the block probe's disk, virtio-blk "vda" with one
+# queue on <rundir>/disk.img (block_disk_image), and a second vCPU that
+# the guest takes offline at once (lab/guest/init): two possible CPUs,
+# one online, and blk-mq completes in BLOCK_SOFTIRQ (lab/kernel/guest.config).
+# Not "current='1'" of 2: 6.12 counts a disabled MADT entry as a possible
+# CPU only under a hypervisor it recognises (acpi_is_processor_usable()),
+# and TCG is none, so it would boot with one possible CPU.  With -icount
+# QEMU runs every vCPU in its one thread ("ALL CPUs/TCG"), pinned as the
+# one vCPU of the other experiments; the offline vCPU halts.
 domain_xml()
 {
 	local name=$1 kernel=$2 initrd=$3 cmdline=$4 accel=$5 dir=$6 vcpus=${7:-1}
 	local type=qemu cpu="<cpu mode='maximum'/>" tune="" pins="" i icount qemu=""
+	local vcpu="<vcpu placement='static'>$vcpus</vcpu>" disk=""
 
 	icount=$(speed_icount "${SPEED:-native}") || die "bad guest speed '${SPEED:-}'"
 	if [ -n "$icount" ]; then
@@ -369,11 +379,25 @@ domain_xml()
 	elif [ "$(host_cpus)" -ge 2 ]; then
 		tune="<cputune><vcpupin vcpu='0' cpuset='$(vcpu_cpuset)'/><emulatorpin cpuset='$(helper_cpuset)'/></cputune>"
 	fi
+	if [ "${EXP_BLOCK_DISK:-0}" = 1 ]; then
+		[ "$vcpus" = 1 ] || die "the block probe's guest has one online vCPU, not $vcpus"
+		vcpu="<vcpu placement='static'>2</vcpu>"
+		[ "$(host_cpus)" -lt 2 ] || {
+			vcpu="<vcpu placement='static' cpuset='$(vcpu_cpuset)'>2</vcpu>"
+			tune="<cputune><emulatorpin cpuset='$(helper_cpuset)'/></cputune>"
+		}
+		disk="
+    <disk type='file' device='disk'>
+      <driver name='qemu' type='raw' cache='writeback' queues='1'/>
+      <source file='$dir/disk.img'/>
+      <target dev='vda' bus='virtio'/>
+    </disk>"
+	fi
 	cat <<XML
 <domain type='$type' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>
   <name>$name</name>
   <memory unit='MiB'>256</memory>
-  <vcpu placement='static'>$vcpus</vcpu>
+  $vcpu
   $tune
   <os>
     <type arch='x86_64' machine='pc'>hvm</type>
@@ -406,11 +430,21 @@ domain_xml()
       <source path='%s/trace.txt'/>
       <target type='virtio' name='lab.1'/>
     </channel>" "$dir")
+$disk
     <memballoon model='none'/>
   </devices>
   $qemu
 </domain>
 XML
+}
+
+# block_disk_image <rundir>: the block probe's disk, 64 MiB, sparse (it
+# reads zeros from the host's page cache: the guest's completion path is
+# what it measures, not a disk)
+block_disk_image()
+{
+	rm -f "$1/disk.img"
+	truncate -s 64M "$1/disk.img" || die "cannot create $1/disk.img"
 }
 
 # qemu_pid <domain>: the guest's QEMU process (its threads are sampled by

@@ -153,6 +153,10 @@ boot_guest()
 	[ ${#LAB_SOCKDIR} -le 60 ] || die "LAB_SOCKDIR '$LAB_SOCKDIR' is too long for a UNIX socket path"
 	mkdir -p "$LAB_SOCKDIR"
 	rm -f "$(chan_sock "$name")"
+	if [ "${EXP_BLOCK_DISK:-0}" = 1 ]; then
+		block_disk_image "$GDIR"
+		defer rm -f "$GDIR/disk.img"
+	fi
 	domain_xml "$name" "$kdir/bzImage" "$INITRD" "${cmdline% }" "$ACCEL_USED" "$GDIR" "$vcpus" >"$GDIR/domain.xml"
 	tap_create_outside
 	QEMU_PID=''

@@ -113,7 +113,10 @@ static int sum_row(const char *buf, const char *word, uint64_t *sum)
 int parse_softirqs(const char *buf, struct softirq_stat *st)
 {
 	if (sum_row(buf, "NET_RX:", &st->net_rx) ||
-	    sum_row(buf, "NET_TX:", &st->net_tx))
+	    sum_row(buf, "NET_TX:", &st->net_tx) ||
+	    sum_row(buf, "TIMER:", &st->timer) ||
+	    sum_row(buf, "RCU:", &st->rcu) ||
+	    sum_row(buf, "BLOCK:", &st->block))
 		return -1;
 	return 0;
 }

@@ -23,7 +23,7 @@ struct cpu_stat {
 
 /* /proc/softirqs, summed over all CPU columns. */
 struct softirq_stat {
-	uint64_t net_rx, net_tx;
+	uint64_t net_rx, net_tx, timer, rcu, block;
 };
 
 /* /proc/net/dev, one interface. */

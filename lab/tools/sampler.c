@@ -14,8 +14,9 @@
  *               -> tlat <from> <to> n=... p50_us=... ... overruns=N
  *                  head_overruns=N tail_overruns=N|- over the probe's
  *                  samples [from, to) (cyclic_reply)
+ *   sirq start  -> sirq started pid=N: a sirqprobe -w starts its probes
  *   sirq <from> <to>
- *               -> sirq <from> <to> timer_n=N timer_p50_us=X ... rcu_max_us=X
+ *               -> sirq <from> <to> timer_n=N timer_p50_us=X ... block_max_us=X
  *                  sirq_lost=N: sirqprobe's samples stamped in
  *                  [from, to) (-q; sirqstat.h)
  *   spin <n>    -> spin n=N pid=N: n nice-0 busy loops (spin, in PATH,
@@ -283,6 +284,9 @@ static void do_snap(struct strbuf *r, const char *tag)
 	read_softnet_stat(&sn);
 	add_u64(r, "net_rx_softirqs", si.net_rx);
 	add_u64(r, "net_tx_softirqs", si.net_tx);
+	add_u64(r, "timer_softirqs", si.timer);
+	add_u64(r, "rcu_softirqs", si.rcu);
+	add_u64(r, "block_softirqs", si.block);
 	add_u64(r, "nic_rx_packets", nic.rx_packets);
 	add_u64(r, "nic_rx_bytes", nic.rx_bytes);
 	add_u64(r, "nic_rx_dropped", nic.rx_dropped);
@@ -391,18 +395,32 @@ static bool valid_tag(const char *tag)
 	return true;
 }
 
-/* "sirq <from_ns> <to_ns>": sirq_summary() */
+/*
+ * "sirq start": the probes of a sirqprobe started with -w begin (SIGUSR1;
+ * once started, sirqprobe ignores it).
+ * "sirq <from_ns> <to_ns>": sirq_summary()
+ */
 static void do_sirq(struct strbuf *r, const char *args)
 {
 	const struct sirqstat *s = shm_view_map(&sirq_view);
 	uint64_t from, to;
 
-	if (sscanf(args, "%" SCNu64 " %" SCNu64, &from, &to) != 2 || from > to) {
-		sb_printf(r, "err sirq needs from_ns to_ns");
-		return;
-	}
 	if (s && __atomic_load_n(&s->magic, __ATOMIC_ACQUIRE) != SIRQSTAT_MAGIC)
 		s = NULL;
+	if (!strcmp(args, "start")) {
+		if (!s)
+			sb_printf(r, "err sirq: no sample file (sampler -q, sirqprobe)");
+		else if (kill((pid_t)s->pid, SIGUSR1))
+			sb_printf(r, "err sirq start: pid %d: %s", (int)s->pid,
+				  strerror(errno));
+		else
+			sb_printf(r, "sirq started pid=%d", (int)s->pid);
+		return;
+	}
+	if (sscanf(args, "%" SCNu64 " %" SCNu64, &from, &to) != 2 || from > to) {
+		sb_printf(r, "err sirq needs from_ns to_ns, or start");
+		return;
+	}
 	if (!s) {
 		sb_printf(r, "err sirq: no sample file (sampler -q, sirqprobe)");
 		return;

@@ -10,7 +10,8 @@
 #include "latstats.h"
 #include "sirqstat.h"
 
-const char *const sirq_names[SIRQ_KINDS] = { "timer", "poll", "rcu" };
+const char *const sirq_names[SIRQ_KINDS] = { "timer", "poll", "rcu",
+						    "block" };
 
 void sirq_record(struct sirqstat *s, enum sirq_kind kind, uint64_t t_ns,
 		 uint64_t val_ns)

@@ -19,6 +19,10 @@
  *   rcu    close() of an AF_PACKET socket: packet_release() waits in
  *          synchronize_net() for an RCU grace period, whose quiescent
  *          states are reported from RCU_SOFTIRQ
+ *   block  a 4 KiB O_DIRECT read of a virtio-blk disk, one per timeout
+ *          period (an absolute hrtimer sleep between reads): blk-mq
+ *          completes it in BLOCK_SOFTIRQ when its hardware queue maps
+ *          more than one CPU's software queue (block/blk-mq.c)
  * The value is the call's duration (ns).
  *
  * Progress: spin's busy loops count their iterations, one counter each
@@ -32,12 +36,12 @@
 #include "util.h"
 
 #define SIRQSTAT_MAGIC		0x5152495342414c4cULL	/* "LLABSIRQ" */
-#define SIRQSTAT_VERSION	1
+#define SIRQSTAT_VERSION	2
 #define SIRQ_RECS		(1U << 18)
 
-enum sirq_kind { SIRQ_TIMER, SIRQ_POLL, SIRQ_RCU, SIRQ_KINDS };
+enum sirq_kind { SIRQ_TIMER, SIRQ_POLL, SIRQ_RCU, SIRQ_BLOCK, SIRQ_KINDS };
 
-/* "timer", "poll", "rcu" */
+/* "timer", "poll", "rcu", "block" */
 extern const char *const sirq_names[SIRQ_KINDS];
 
 struct sirq_rec {

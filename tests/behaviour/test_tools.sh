@@ -215,7 +215,8 @@ napi_pcount napi_utime napi_stime napi_nvcsw napi_nivcsw sampler_run_ns
 sampler_wait_ns sampler_pcount sampler_utime sampler_stime
 sampler_nvcsw sampler_nivcsw responder_run_ns responder_wait_ns
 responder_pcount responder_utime responder_stime responder_nvcsw
-responder_nivcsw net_rx_softirqs net_tx_softirqs nic_rx_packets
+responder_nivcsw net_rx_softirqs net_tx_softirqs timer_softirqs rcu_softirqs
+block_softirqs nic_rx_packets
 nic_rx_bytes nic_rx_dropped nic_rx_errors nic_tx_packets nic_tx_dropped
 udp_in udp_noports udp_inerrors udp_rcvbuferrors udp_out
 softnet_processed softnet_dropped softnet_squeezed sink_packets
@@ -565,8 +566,10 @@ printf 'sirq 0 1\ntrace dump x\nspin 1\nquit\n' | "$OUT/sampler" -c - >"$T/out" 
 check "sampler without -q, -T, -S: sirq, trace dump and spin answer an error line each" \
 	eval '[ $rc = 0 ] && [ "$(cut -c1-14 "$T/out" | paste -sd,)" = "err sirq: no s,err trace dump,err spin needs,bye" ]'
 # sirqprobe for 1 s: every probe sampled, the timer and poll calls last
-# their 4 ms timeout at least (root: AF_PACKET for the RCU probe)
-"$OUT/sirqprobe" -c "$T/sirq.dat" -T 4000 -t 1 >"$T/sq.out" 2>&1
+# their 4 ms timeout at least (root: AF_PACKET for the RCU probe); the
+# block probe reads a file with O_DIRECT, once per 4 ms
+dd if=/dev/zero of="$T/blk.img" bs=64k count=16 2>/dev/null
+"$OUT/sirqprobe" -c "$T/sirq.dat" -T 4000 -t 1 -b "$T/blk.img" >"$T/sq.out" 2>&1
 sq=$(printf 'sirq 0 %s\nquit\n' 18446744073709551615 | "$OUT/sampler" -c - -q "$T/sirq.dat" | head -1)
 printf '%s\n' "$sq" >>"$T_LOG"
 sqv()
@@ -577,6 +580,27 @@ check "sirqprobe -t 1 then sampler's sirq: timer, poll and rcu calls, none lost"
 	eval '[ "$(sqv timer_n)" -gt 0 ] && [ "$(sqv poll_n)" -gt 0 ] && [ "$(sqv rcu_n)" -gt 0 ] && [ "$(sqv sirq_lost)" = 0 ]'
 check "sirqprobe: a timer or poll call lasts its 4 ms timeout at least (p50)" \
 	eval 'awk -v a="$(sqv timer_p50_us)" -v b="$(sqv poll_p50_us)" "BEGIN { exit !(a >= 4000 && b >= 4000) }"'
+check "sirqprobe -b: the block probe's O_DIRECT reads, one per period at most (1 s of 4 ms: 1..251)" \
+	eval 'in_range "$(sqv block_n)" 1 251'
+# -w: the shared file at once, the probes only from the sampler's "sirq start"
+"$OUT/sirqprobe" -c "$T/sirqw.dat" -T 4000 -t 1 -w >"$T/sqw.out" 2>&1 &
+sqw_pid=$!
+for _ in $(seq 50); do
+	grep -q '^sirqprobe: waiting' "$T/sqw.out" && break
+	sleep 0.1
+done
+sleep 0.3
+sqw_req()
+{
+	printf '%s\nquit\n' "$1" | "$OUT/sampler" -c - -q "$T/sirqw.dat" | head -1
+}
+sqw_before=$(sqw_req "sirq 0 18446744073709551615")
+sqw_start=$(sqw_req "sirq start")
+wait "$sqw_pid" || true
+sq=$(sqw_req "sirq 0 18446744073709551615")
+printf 'before: %s\nstart: %s\nafter: %s\n' "$sqw_before" "$sqw_start" "$sq" >>"$T_LOG"
+check "sirqprobe -w: no call before the sampler's 'sirq start', calls after it" \
+	eval '[ "$sqw_start" = "sirq started pid=$sqw_pid" ] && [[ "$sqw_before" == *" timer_n=0 "* ]] && [ "$(sqv timer_n)" -gt 0 ] && [ "$(sqv rcu_n)" -gt 0 ]'
 check "sampler sirq: a window before the first sample has none" \
 	eval 'printf "sirq 0 1\nquit\n" | "$OUT/sampler" -c - -q "$T/sirq.dat" | head -1 | grep -q "timer_n=0 timer_p50_us=- "'
 # spin through the sampler: its iterations count in the snapshots, and

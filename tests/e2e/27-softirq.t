@@ -4,8 +4,10 @@
 # tools are in the initramfs, and one short boot of ksoftirqd-fix with a
 # flooded and a busy phase, each untraced and traced, gives a row per
 # phase and pass with the other softirq users' probes, the busy loops'
-# progress and the request/response probe, traces with no lost event
-# whose TIMER and RCU entries the analysis counts, and verdicts.json with
+# progress and the request/response probe, the block probe's reads
+# completed in BLOCK_SOFTIRQ (two possible CPUs, one online), traces with
+# no lost event whose TIMER, RCU and BLOCK entries the analysis counts,
+# the disk image removed with the guest, and verdicts.json with
 # the experiment's claims (not measured: one variant).
 set -u
 # shellcheck source=lab/lib/lib.sh
@@ -63,7 +65,9 @@ rows_sane()
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	function bad(msg) { print "row " NR " (" $c["phase"] " " $c["pass"] "): " msg; b = 1 }
 	{
-		if (!($c["timer_n"] > 0 && $c["poll_n"] > 0 && $c["rcu_n"] > 0)) bad("a probe has no sample")
+		if (!($c["timer_n"] > 0 && $c["poll_n"] > 0 && $c["rcu_n"] > 0 && $c["block_n"] > 0)) bad("a probe has no sample")
+		# the block reads complete in BLOCK_SOFTIRQ, not inline in hardirq
+		if (!($c["block_softirq_ps"] > 0)) bad("no BLOCK softirq in the window")
 		# the timer and poll probes wait their 10 ms timeout at least
 		if (!($c["timer_p50_us"] >= 10000 && $c["poll_p50_us"] >= 10000)) bad("a call shorter than its timeout")
 		if ($c["delivered_pps"] > $c["offered_pps"] * 1.02) bad("delivered more than offered")
@@ -75,15 +79,16 @@ rows_sane()
 		if ($c["sirq_lost"] != 0) bad("probe samples lost")
 	} END { if (NR != 5) { print NR - 1 " rows"; b = 1 } exit b }' "$csv" >>"$T_LOG"
 }
-check "every row: each probe sampled, the timeouts kept, busy loops and the probe only in the busy phase, traces whole" \
+check "every row: each probe sampled (BLOCK in BLOCK_SOFTIRQ), the timeouts kept, busy loops and the probe only in the busy phase, traces whole" \
 	rows_sane
 trace_counts()
 {
 	python3 "$LAB_TOP/lab/lib/py/softirqtrace.py" "$RUN/raw/ksoftirqd-fix-r1-$1-traced.trace" >"$T_LOG.sq" &&
 		grep -q '^vector=TIMER raises=[1-9]' "$T_LOG.sq" && grep -q '^vector=RCU raises=[1-9]' "$T_LOG.sq" &&
+		grep -q '^vector=BLOCK raises=[1-9]' "$T_LOG.sq" &&
 		grep -q '^vector=NET_RX raises=[1-9]' "$T_LOG.sq" && grep -q '^napi .*ksoftirqd=[1-9]' "$T_LOG.sq"
 }
-check "flooded trace: TIMER, RCU and NET_RX raised, NAPI polled in ksoftirqd (the fix takes charge)" \
+check "flooded trace: TIMER, RCU, BLOCK and NET_RX raised, NAPI polled in ksoftirqd (the fix takes charge)" \
 	trace_counts flood16000
 check "busy trace: TIMER, RCU and NET_RX raised" \
 	bash -c "python3 '$LAB_TOP/lab/lib/py/softirqtrace.py' '$RUN/raw/ksoftirqd-fix-r1-busy1-traced.trace' | grep -q '^vector=TIMER raises=[1-9]'"
@@ -95,8 +100,10 @@ check "report.md: claims, the vectors, the mechanism, the probes, the busy workl
 	bash -c "for s in '## Claims' '## The other softirq users' \"## The article's mechanism\" \
 		'## User-visible probes' \"## The revert's workload\" '## What tracing costs'; do
 		grep -qF \"\$s\" '$RUN/report.md' || exit 1; done"
-check "the guest said its RCU is not expedited, and found the trace port" \
-	bash -c "tr -d '\r' <'$RUN/guests/ksoftirqd-fix-r1/console.log' | grep -q 'lab: softirq rcu_expedited=0 trace_port=/dev/vport'"
+check "the guest said its RCU is not expedited, found the trace port and the block probe's topology" \
+	bash -c "tr -d '\r' <'$RUN/guests/ksoftirqd-fix-r1/console.log' | grep -q 'lab: softirq rcu_expedited=0 trace_port=/dev/vport[0-9p]* block=/dev/vda cpus_possible=0-1 cpus_online=0 block_queues=1$'"
+check "the block probe's disk image went with its guest" \
+	test ! -e "$RUN/guests/ksoftirqd-fix-r1/disk.img"
 check "kernel health: the console is clean" \
 	bash -c "! grep -v '^ok' '$RUN/health.txt' && test \$(grep -c '^ok' '$RUN/health.txt') = 1"
 check "cleanup: lab netns removed" bash -c "! ip netns list | grep -qw '$LAB_NS'"

@@ -110,6 +110,10 @@ static void test_softirqs(void)
 	check(!parse_softirqs(fx_softirqs, &st), "softirqs: parses");
 	check(st.net_rx == 1865 + 1900, "softirqs: NET_RX summed over CPUs");
 	check(st.net_tx == 4 + 17, "softirqs: NET_TX summed over CPUs");
+	check(st.timer == 18038 + 22930,
+	      "softirqs: TIMER summed over CPUs (not HRTIMER's row)");
+	check(st.rcu == 43763 + 76194, "softirqs: RCU summed over CPUs");
+	check(st.block == 245027, "softirqs: BLOCK summed over CPUs");
 	check(parse_softirqs("  CPU0\n  HI: 0\n", &st),
 	      "softirqs: rejects text without NET_RX");
 }

@@ -56,9 +56,11 @@ usage()
 	cat <<USAGE
 Usage: lab/softirq [options]
 The softirq experiment: what deferring to ksoftirqd costs the other
-softirq users, and a busy CPU.  Each variant boots as a 1-vCPU guest
-whose probes of the other softirq users run from boot (a timer-wheel
-timeout, its hrtimer control, an RCU grace period: sirqprobe); per boot:
+softirq users, and a busy CPU.  Each variant boots as a guest with one
+vCPU online of two possible and a virtio-blk disk, whose probes of the
+other softirq users run from the settle's end (a timer-wheel timeout,
+its hrtimer control, an RCU grace period, a 4 KiB O_DIRECT disk read:
+sirqprobe); per boot:
   flooded phases  the flood at each --flood-grid multiple of the knee
   busy phases     --busy nice-0 busy loops with traffic at --traffic x
                   the knee and the request/response probe
@@ -85,7 +87,8 @@ params.json, report.md, verdicts.json).
       --traffic X       the busy phases' traffic, x the knee [$TRAFFIC_GRID]
       --probe-rate N    request/response probes per second    [$PROBE_RATE]
       --probe-timeout M ms before a probe counts as lost   [$PROBE_TIMEOUT]
-      --sirq-timeout U  the timer probes' timeout (µs)    [$SIRQ_TIMEOUT_US]
+      --sirq-timeout U  the timer probes' timeout and the block probe's
+                        period (µs)                   [$SIRQ_TIMEOUT_US]
       --settle-max S    seconds to wait for a booted guest to go idle [$SETTLE_MAX]
       --starve S        seconds a snapshot under the flood may take [$STARVE_S]
 USAGE

@@ -24,11 +24,13 @@ function abs(x) { return x < 0 ? -x : x }
 
 BEGIN {
 	columns("run variant rep phase level pass slot pos rate_target busy window_s " \
-		"offered_pps delivered_pps nic_rx_pps net_rx_softirq_ps starved " \
+		"offered_pps delivered_pps nic_rx_pps net_rx_softirq_ps timer_softirq_ps rcu_softirq_ps " \
+		"block_softirq_ps starved " \
 		"recv_cpu ksoftirqd_cpu napi_cpu spin_iters_ps " \
 		"timer_n timer_p50_us timer_p99_us timer_p999_us timer_max_us " \
 		"poll_n poll_p50_us poll_p99_us poll_p999_us poll_max_us " \
-		"rcu_n rcu_p50_us rcu_p99_us rcu_p999_us rcu_max_us sirq_lost " \
+		"rcu_n rcu_p50_us rcu_p99_us rcu_p999_us rcu_max_us " \
+		"block_n block_p50_us block_p99_us block_p999_us block_max_us sirq_lost " \
 		"probe_sent probe_lost probe_loss_pct probe_p50_us probe_p99_us probe_p999_us probe_ap99_us " \
 		"trace_bytes trace_overrun trace_dropped win_from_ns win_to_ns " \
 		"clock_err_pct window_clock_err_pct qemu_vcpu_run_pct gate_clock settle_s settle_idle")
@@ -56,6 +58,10 @@ END {
 		r["delivered_pps"] = per_gs(d("sink_packets", "C", "D"))
 		r["nic_rx_pps"] = per_gs(d("nic_rx_packets", "C", "D"))
 		r["net_rx_softirq_ps"] = per_gs(d("net_rx_softirqs", "C", "D"))
+		split("timer rcu block", vec, " ")
+		for (i = 1; i <= 3; i++)
+			if (v["C." vec[i] "_softirqs"] != "")
+				r[vec[i] "_softirq_ps"] = per_gs(d(vec[i] "_softirqs", "C", "D"))
 		r["spin_iters_ps"] = per_gs(d("spin_iters", "C", "D"))
 		r["recv_cpu"] = gshare(d("sink_run_ns", "C", "D"))
 		r["ksoftirqd_cpu"] = gshare(d("ksoftirqd_run_ns", "C", "D"))
@@ -65,9 +71,9 @@ END {
 		r["gate_clock"] = r["qemu_vcpu_run_pct"] + 0 < rule("gate.tcg_run_pct") &&
 			abs(r["window_clock_err_pct"] + 0) <= rule("gate.clock_err_pct") + 0 ? 1 : 0
 	}
-	split("timer poll rcu", kind, " ")
+	split("timer poll rcu block", kind, " ")
 	split("n p50_us p99_us p999_us max_us", q, " ")
-	for (i = 1; i <= 3; i++)
+	for (i = 1; i <= 4; i++)
 		for (j = 1; j <= 5; j++) {
 			x = v["sirq." kind[i] "_" q[j]]
 			r[kind[i] "_" q[j]] = x == "-" ? "" : x

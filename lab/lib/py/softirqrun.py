@@ -12,8 +12,9 @@ Facts, each computed once:
 - per traced point: every vector's first-raise-to-entry waits, run times
   and contexts, the wake-up-to-run of ksoftirqd and the napi threads,
   the packets NAPI polled in each context;
-- the claims: paolo (the fix delays TIMER and RCU, against vanilla and
-  threaded NAPI), napi_alone (threaded NAPI does not), revert_busy (the
+- the claims: paolo (the fix delays TIMER, RCU and, from rules version 4,
+  BLOCK, against vanilla and threaded NAPI), napi_alone (threaded NAPI
+  does not), revert_busy (the
   fix's request/response p99 with busy loops);
 - the tables of the report: per vector, the article's mechanism (NET_RX
   packets per datagram received, and where they were polled), the
@@ -33,7 +34,9 @@ import points as P
 import softirqtrace as T
 from stats import median, median_ci, ratio
 
-VECTORS = ("TIMER", "RCU")
+# the other softirq users the report shows; the claims judge those of
+# claim_vectors(rules)
+VECTORS = ("TIMER", "RCU", "BLOCK")
 # per tree: the control, the fix, threaded NAPI (None: not in this experiment)
 TREES = (
     ("6.12", "vanilla", "ksoftirqd-fix", "threaded-napi"),
@@ -222,11 +225,18 @@ def judged(cid, tree, name, src, pub, metric, rule, direction, rules, per, rates
                    tuple(per), excluded=tuple(e for _, x in per for e in x.excluded))
 
 
+def claim_vectors(rules):
+    """The vectors claim.paolo and claim.napi_alone judge: TIMER and RCU,
+    and BLOCK from rules version 4 (claim.paolo.block 1)."""
+    return ("TIMER", "RCU") + (("BLOCK",) if rules.get("claim.paolo.block", 0) else ())
+
+
 def vector_claim(cid, tree, name, src, pub, num_v, dens, rule, direction, pts, rules):
-    """num_v's first-raise-to-entry p99 of TIMER and RCU over each of dens'
-    at every flooded rate of the traced pass."""
+    """num_v's first-raise-to-entry p99 of each of claim_vectors(rules)
+    over each of dens' at every flooded rate of the traced pass."""
     rates = levels(pts, "traced", "flood")
-    metric = (f"{num_v}'s first-raise-to-entry p99 of {' and '.join(VECTORS)} (traced windows) over "
+    vecs = claim_vectors(rules)
+    metric = (f"{num_v}'s first-raise-to-entry p99 of {', '.join(vecs)} (traced windows) over "
               + " and over ".join(f"{d}'s" for d in dens) + ", paired per repetition, "
               "at every flooded rate")
     have = {v for (_, _, _, v) in pts}
@@ -234,7 +244,7 @@ def vector_claim(cid, tree, name, src, pub, num_v, dens, rule, direction, pts, r
         return judged(cid, tree, name, src, pub, metric, rule, direction, rules, [], rates)
     per = []
     for t in rates:
-        for vec in VECTORS:
+        for vec in vecs:
             for d in dens:
                 what = f"{vec} {num_v}/{d} at {C.fmt_rate(t)}"
                 per.append((what, paired(
@@ -280,7 +290,7 @@ def claims(pts, rules):
         out.append(vector_claim(
             "paolo-other-users", tree,
             "Paolo Abeni, 2016: deferring softirqs to ksoftirqd delays every other softirq user "
-            "(TIMER, RCU; BLOCK is not measured yet)",
+            f"({', '.join(claim_vectors(rules))})",
             "LWN, \"Threadable NAPI polling, softirqs, and proper fixes\" (2016)",
             "\"avoid any possible effects on other softirq users\" (no number)",
             fix, dens, "claim.paolo", ">=", pts, rules))
@@ -328,9 +338,9 @@ def vector_rows(pts, variants):
                 row.append(fmt(med([T.percentile(p.fig.wake_us[kind], 990) if p.fig else None
                                     for p in ps])))
             rows.append(row)
-    return table(["variant", "flood", "n", "TIMER entries", "TIMER wait p99 µs", "RCU entries",
-                  "RCU wait p99 µs", "NET_RX entries", "NET_RX wait p99 µs",
-                  "ksoftirqd wake→run p99 µs", "napi wake→run p99 µs"], rows)
+    return table(["variant", "flood", "n"]
+                 + [h for vec in VECTORS + ("NET_RX",) for h in (f"{vec} entries", f"{vec} wait p99 µs")]
+                 + ["ksoftirqd wake→run p99 µs", "napi wake→run p99 µs"], rows)
 
 
 def mechanism_rows(pts, variants):
@@ -367,9 +377,11 @@ def probe_rows(pts, variants):
                 rows.append([v, where, str(len(ps)), fmt(med([num(p.row, "delivered_pps") for p in ps])),
                              str(sum(p.row["starved"] == "1" for p in ps))]
                             + [fmt(med([num(p.row, f"{k}_p99_us") for p in ps]))
-                               for k in ("timer", "poll", "rcu")])
+                               for k in ("timer", "poll", "rcu", "block")]
+                            + [fmt(med([num(p.row, "block_softirq_ps") for p in ps]))])
     return table(["variant", "phase", "n", "delivered pps", "starved", "timer (SO_RCVTIMEO) p99 µs",
-                  "poll (hrtimer) p99 µs", "rcu (synchronize_net) p99 µs"], rows)
+                  "poll (hrtimer) p99 µs", "rcu (synchronize_net) p99 µs",
+                  "block (4 KiB O_DIRECT read) p99 µs", "BLOCK softirqs/s"], rows)
 
 
 def busy_rows(pts, variants):
@@ -395,7 +407,7 @@ def overhead_rows(pts, variants):
         plain = pts.get(("plain", phase, lv, v), {})
         traced = pts[(pas, phase, lv, v)]
         cells = []
-        for col in ("delivered_pps", "timer_p99_us", "rcu_p99_us", "spin_iters_ps"):
+        for col in ("delivered_pps", "timer_p99_us", "rcu_p99_us", "block_p99_us", "spin_iters_ps"):
             # a column both windows have and the untraced one is not 0 of
             # (a flooded phase has no busy loops: nothing to compare)
             xs = [ratio(num(traced[k].row, col), num(plain[k].row, col)) for k in traced
@@ -405,7 +417,8 @@ def overhead_rows(pts, variants):
         rows.append([v, f"{phase} {C.fmt_rate(lv) if phase == 'flood' else lv}"] + cells)
     rows.sort(key=lambda r: (variants.index(r[0]) if r[0] in variants else 99, r[1]))
     return table(["variant", "phase", "delivered traced/untraced", "timer p99 traced/untraced",
-                  "rcu p99 traced/untraced", "busy loops traced/untraced"], rows)
+                  "rcu p99 traced/untraced", "block p99 traced/untraced",
+                  "busy loops traced/untraced"], rows)
 
 
 def latest_rx(results_dir):
@@ -431,21 +444,20 @@ def tradeoff_rows(pts, variants, rx):
         tr = list(pts.get(("traced", "flood", top, v), {}).values())
         bz = list(pts.get(("plain", "busy", busy, v), {}).values())
         benefit = rx[2].get(v, {}).get("delivered_pps") if rx else None
-        rows.append([v, benefit or "–",
-                     fmt(med([wait_p99(p.fig, "TIMER") for p in tr])),
-                     fmt(med([wait_p99(p.fig, "RCU") for p in tr])),
-                     fmt(med([num(p.row, "probe_ap99_us") for p in bz]))])
+        rows.append([v, benefit or "–"]
+                    + [fmt(med([wait_p99(p.fig, vec) for p in tr])) for vec in VECTORS]
+                    + [fmt(med([num(p.row, "probe_ap99_us") for p in bz]))])
     rx_name = f"RX sweep {rx[0]}, verdict rate {C.fmt_rate(rx[1])}" if rx and rx[1] else "no RX sweep"
-    return table(["variant", f"delivered pps ({rx_name})", f"TIMER wait p99 µs at {C.fmt_rate(top)}",
-                  f"RCU wait p99 µs at {C.fmt_rate(top)}",
-                  f"probe p99 µs, {busy} busy loop{'s' if busy > 1 else ''}"], rows)
+    return table(["variant", f"delivered pps ({rx_name})"]
+                 + [f"{vec} wait p99 µs at {C.fmt_rate(top)}" for vec in VECTORS]
+                 + [f"probe p99 µs, {busy} busy loop{'s' if busy > 1 else ''}"], rows)
 
 
 def tradeoff_dat(pts, variants, rx):
     """plots/softirq.gp's data: per variant its benefit (the RX sweep's
-    delivered at its verdict rate) and its costs (TIMER and RCU wait p99
-    at the highest flood, the probe p99 with the fewest and the most busy
-    loops); NaN where not measured."""
+    delivered at its verdict rate) and its costs (TIMER, RCU and BLOCK
+    wait p99 at the highest flood, the probe p99 with the fewest and the
+    most busy loops); NaN where not measured."""
     top = max(levels(pts, "traced", "flood") or (0,))
     bl = levels(pts, "plain", "busy") or (0,)
 
@@ -454,28 +466,27 @@ def tradeoff_dat(pts, variants, rx):
 
     def probe(v, n):
         return med([num(p.row, "probe_ap99_us") for p in pts.get(("plain", "busy", n, v), {}).values()])
-    out = [f"# variant delivered_pps timer_wait_p99_us rcu_wait_p99_us probe_p99_us_{min(bl)}busy "
-           f"probe_p99_us_{max(bl)}busy (flood {top} pps)"]
+    out = [f"# variant delivered_pps timer_wait_p99_us rcu_wait_p99_us block_wait_p99_us "
+           f"probe_p99_us_{min(bl)}busy probe_p99_us_{max(bl)}busy (flood {top} pps)"]
     for v in variants:
         tr = list(pts.get(("traced", "flood", top, v), {}).values())
         benefit = rx[2].get(v, {}).get("delivered_pps") if rx else None
-        out.append(" ".join([v, cell(float(benefit) if benefit else None),
-                             cell(med([wait_p99(p.fig, "TIMER") for p in tr])),
-                             cell(med([wait_p99(p.fig, "RCU") for p in tr])),
-                             cell(probe(v, min(bl))), cell(probe(v, max(bl)))]))
+        out.append(" ".join([v, cell(float(benefit) if benefit else None)]
+                            + [cell(med([wait_p99(p.fig, vec) for p in tr])) for vec in VECTORS]
+                            + [cell(probe(v, min(bl))), cell(probe(v, max(bl)))]))
     return "\n".join(out) + "\n"
 
 
 def summary_csv(pts, variants):
-    cols = ("delivered_pps", "timer_p99_us", "poll_p99_us", "rcu_p99_us", "probe_ap99_us",
-            "spin_iters_ps")
-    out = ["variant,phase,level,pass,n,starved," + ",".join(cols)
-           + ",timer_wait_p99_us,rcu_wait_p99_us,netrx_per_datagram"]
+    cols = ("delivered_pps", "timer_p99_us", "poll_p99_us", "rcu_p99_us", "block_p99_us",
+            "probe_ap99_us", "spin_iters_ps")
+    out = ["variant,phase,level,pass,n,starved," + ",".join(cols) + ","
+           + ",".join(f"{vec.lower()}_wait_p99_us" for vec in VECTORS) + ",netrx_per_datagram"]
     for (pas, phase, lv, v) in sorted(pts, key=lambda k: (variants.index(k[3]), k[1], k[2], k[0])):
         ps = list(pts[(pas, phase, lv, v)].values())
         cells = [fmt(med([num(p.row, c) for p in ps]), 1).replace(",", "") for c in cols]
         tr = [fmt(med([wait_p99(p.fig, vec) for p in ps]), 0).replace(",", "") for vec in VECTORS] \
-            if pas == "traced" else ["", ""]
+            if pas == "traced" else [""] * len(VECTORS)
         pd = fmt(med([per_datagram(p) for p in ps]), 2) if pas == "traced" else ""
         row = [v, phase, str(lv), pas, str(len(ps)), str(sum(p.row["starved"] == "1" for p in ps))]
         out.append(",".join(row + [c if c != "–" else "" for c in cells]
@@ -525,7 +536,10 @@ def report(run_path, params, rules, own, cs, own_cs, pts, variants, rx):
             "sirqprobe's calls: a blocking recv() with SO_RCVTIMEO (a timer-wheel timeout, "
             "TIMER_SOFTIRQ), poll() with the same timeout (an hrtimer in hardirq: the control), "
             f"close() of an AF_PACKET socket (synchronize_net(): an RCU grace period); timeout "
-            f"{p.get('sirq_timeout_us')} µs. A starved guest's probes run late or not at all.", ""] \
+            f"{p.get('sirq_timeout_us')} µs; a 4 KiB O_DIRECT read of a virtio-blk disk once per "
+            "timeout period (blk-mq completion in BLOCK_SOFTIRQ: two possible CPUs, one online, "
+            "one hardware queue), with the BLOCK softirqs /proc/softirqs counted in the window. "
+            "A starved guest's probes run late or not at all.", ""] \
         + probe_rows(pts, variants)
     out += ["", "## The revert's workload: busy loops, moderate traffic (untraced, medians)", ""] \
         + busy_rows(pts, variants)

@@ -20,10 +20,14 @@ REPS = range(1, 7)
 RATES = (16000, 48000)
 
 
-def fig(timer, rcu, n=1000, napi=None):
-    """Figures whose TIMER and RCU waits are n samples of one value each."""
+def fig(timer, rcu, block=None, n=1000, napi=None):
+    """Figures whose TIMER, RCU and BLOCK waits are n samples of one value
+    each (BLOCK's as RCU's unless given; block=False: no BLOCK entries)."""
+    block = rcu if block is None else block
     vec = {"TIMER": T.Vector(n, n, [timer] * n, [], Counter()),
            "RCU": T.Vector(n, n, [rcu] * n, [], Counter())}
+    if block is not False:
+        vec["BLOCK"] = T.Vector(n, n, [block] * n, [], Counter())
     return T.TraceFigures(9_000_000, vec, {"ksoftirqd": [], "napi": []},
                           Counter(napi or {}), 0)
 
@@ -36,7 +40,7 @@ def row(variant, rep, **kw):
 
 
 def traced(waits, n=1000, **kw):
-    """pts of the flooded phases: waits = {variant: (timer, rcu)}."""
+    """pts of the flooded phases: waits = {variant: (timer, rcu[, block])}."""
     return {("traced", "flood", t, v): {k: S.Point(row(v, k, **kw), fig(*w, n=n)) for k in REPS}
             for t in RATES for v, w in waits.items()}
 
@@ -58,7 +62,7 @@ class Paolo(unittest.TestCase):
         c = claim(S.claims(traced({"vanilla": (100, 200), "ksoftirqd-fix": (300, 600),
                                    "threaded-napi": (100, 200)}), RULES), "paolo-other-users")
         self.assertEqual((c.status, c.ratio.interval.med), ("reproduced", 3.0))
-        self.assertEqual(len(c.per_rate), 2 * 2 * 2)
+        self.assertEqual(len(c.per_rate), 2 * 3 * 2)
 
     def test_not_reproduced(self):
         """paolo: the fix as fast as both (ratio 1): not reproduced"""
@@ -101,6 +105,25 @@ class Paolo(unittest.TestCase):
         pts.update(traced({"vanilla": (100, 200)}, gate_clock=0))
         c = claim(S.claims(pts, RULES), "paolo-other-users")
         self.assertEqual(c.status, "inconclusive")
+
+    def test_block_refutes(self):
+        """paolo: TIMER and RCU 3x, BLOCK as fast as both: not reproduced (every user, BLOCK among them)"""
+        c = claim(S.claims(traced({"vanilla": (100, 200, 50), "ksoftirqd-fix": (300, 600, 50),
+                                   "threaded-napi": (100, 200, 50)}), RULES), "paolo-other-users")
+        self.assertEqual(c.status, "not-reproduced")
+        self.assertTrue(any(w.startswith("BLOCK ksoftirqd-fix/vanilla") for w, _ in c.per_rate))
+
+    def test_version3_without_block(self):
+        """paolo: a run without BLOCK entries: inconclusive under version 4, reproduced under 3's TIMER and RCU"""
+        pts = traced({"vanilla": (100, 200, False), "ksoftirqd-fix": (300, 600, False),
+                      "threaded-napi": (100, 200, False)})
+        c4 = claim(S.claims(pts, RULES), "paolo-other-users")
+        v3 = dict(RULES.values)
+        del v3["claim.paolo.block"]
+        c3 = claim(S.claims(pts, type(RULES)(v3, "3", "v3", "test")), "paolo-other-users")
+        self.assertEqual((c4.status, c3.status), ("inconclusive", "reproduced"))
+        self.assertIn("BLOCK", c4.name)
+        self.assertNotIn("BLOCK", c3.name)
 
     def test_not_measured(self):
         """paolo: a run without traced windows measures nothing"""
