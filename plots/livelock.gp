@@ -4,6 +4,9 @@
 # each rate target, error bars = the median's CI), and y = x for an ideal
 # receiver.  The lines join the measured medians with straight segments
 # (curvefile): nothing is drawn between the rates that was not measured.
+# Both axes share a scale, so y = x is a straight line: log-log when the
+# rates span a decade (style.gp's logx), else linear; every paced rate of
+# the grid has its labelled tic.
 # A marker with a white centre
 # (hollow) is a point that fails a gate: the guest not saturated or the
 # flooder off its target (the gates column of lab/analyze).
@@ -16,8 +19,21 @@ load plotdir . "/style.gp"
 
 set title title
 set xlabel offered_axis_label
-set ylabel "delivered to the receiving process (packets/s)"
-set yrange [0 : ymax_delivered * 1.15]
+if (logx) {
+	set logscale y
+	set yrange [ymin_delivered / 1.6 : ymax_delivered * 1.6]
+	set ylabel "delivered to the receiving process (packets/s, log scale)"
+} else {
+	set yrange [0 : ymax_delivered * 1.15]
+	set ylabel "delivered to the receiving process (packets/s)"
+}
+if (exists("grid_rates") && words(grid_rates) > 0) {
+	set xtics ()
+	do for [i = 1:words(grid_rates)] {
+		g = word(grid_rates, i) + 0
+		set xtics add (g >= 1000 ? sprintf("%gk", g / 1000.0) : sprintf("%g", g) g)
+	}
+}
 # the legend in a row under the axis label, never over the data
 set bmargin key_bmargin
 set key at screen 0.5, screen 0.015 center bottom horizontal maxcols 4 reverse Left samplen 2 width 1

@@ -176,12 +176,17 @@ def meta_gp(rows, variants, vrate, lrate, latency, timeout_us):
     xmax = max(offered_hi) if offered_hi else 0
     unl = [r.stats["offered"].med for r in rows if r.rate == 0 and r.stats["offered"].med is not None]
     ymax_d = max([r.stats["delivered"].hi or 0 for r in rows] + [0])
+    # the lowest delivered above 0 (a log axis) and every paced rate (its tics)
+    ypos = [r.stats["delivered"].lo for r in rows if (r.stats["delivered"].lo or 0) > 0]
+    grid = sorted({r.rate for r in rows if r.rate > 0})
     ymax_drops = max([r.stats[m].hi or 0 for r in rows for m in ("tap_drop", "nic_drop", "rcvbuf_err")] + [0])
     out = [f'variants = "{" ".join(variants)}"', f"nv = {len(variants)}",
            f'vstyles = "{styles(variants)}"', f"xmin = {num(xmin)}", f"xmax = {num(xmax)}",
            f"logx = {int(xmin > 0 and xmax >= LOG_SPAN * xmin)}",
            f"x_unlimited = {num(median(unl)) if unl else -1}",
            f"ymax_delivered = {num(ymax_d if ymax_d > 0 else 1)}",
+           f"ymin_delivered = {num(min(ypos)) if ypos else 1}",
+           f'grid_rates = "{" ".join(str(g) for g in grid)}"',
            f"ymax_drops = {num(ymax_drops if ymax_drops > 0 else 1)}",
            "# rates.dat columns"]
     out += [f"c_{c} = {i}" for i, c in enumerate(cols, 1)
