@@ -125,10 +125,32 @@ check "report names kernel $base and accelerator $accel" \
 check "livelock plot title names kernel and accelerator" \
 	bash -c "grep -q 'Linux $base' '$RUN/livelock.svg' && grep -qi '$accel guest' '$RUN/livelock.svg'"
 check "livelock axes say packets/s" grep -q 'offered load at the tap (packets/s' "$RUN/livelock.svg"
+# every paced rate of the run has a labelled tic, and y = x is straight:
+# log-log when the offered axis is logarithmic, else linear-linear
+tic_label()
+{
+	awk -v g="$1" 'BEGIN { if (g >= 1000) printf "%gk\n", g / 1000; else printf "%g\n", g }'
+}
+livelock_tics()
+{
+	local g
+
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["rate_target"] > 0 { print $c["rate_target"] }' "$RUN/points.csv" | sort -nu >"$TMP/grid"
+	[ -s "$TMP/grid" ] || return 1
+	while read -r g; do
+		grep -q ">$(tic_label "$g")<" "$RUN/livelock.svg" || { echo "no tic for $g" >>"$T_LOG"; return 1; }
+	done <"$TMP/grid"
+}
+check "livelock plot: a labelled tic at every paced rate of the run" livelock_tics
+check "livelock plot: y on a log scale exactly when x is (y = x straight)" \
+	bash -c "x=\$(grep -c 'offered load at the tap (packets/s, log scale)' '$RUN/livelock.svg');
+		y=\$(grep -c 'receiving process (packets/s, log scale)' '$RUN/livelock.svg'); [ \$x = \$y ]"
 
 check "verdicts.json: the rules' version and hash, the verdict rate, every claim with its rule and verdict" \
-	jq -e --arg sha "$(sha256sum "$LAB_TOP/lab/lib/rules.tsv" | cut -c1-12)" '
-		.rules_sha == $sha and .rules_version == "3" and (.verdict_rate | type) != "string" and
+	jq -e --arg sha "$(sha256sum "$LAB_TOP/lab/lib/rules.tsv" | cut -c1-12)" \
+		--arg ver "$(awk -F'\t' '$1 == "rules.version" { print $2 }' "$LAB_TOP/lab/lib/rules.tsv")" '
+		.rules_sha == $sha and .rules_version == $ver and (.verdict_rate | type) != "string" and
 		([.claims[].id] | index("dumazet") != null and index("abeni") != null and index("mogul") != null
 		 and index("revert") != null) and
 		all(.claims[]; has("name") and has("source") and has("metric") and has("threshold") and

@@ -163,7 +163,11 @@ measure_phase()
 	# the pipeline's subshell)
 	win=$(window_ns "$raw")
 	sirq=$(guest_ok "sirq *" sirq "${win% *}" "${win#* }")
-	[ "$pass" != traced ] || guest_ok "trace dump *" trace dump "$VARIANT-r$REP-$kind$level" >/dev/null
+	# the dump is the guest formatting every event as text at its fixed
+	# speed: ~10 s for a flooded phase's 12 s, more than the snapshots'
+	# 20 s for a busy one's (every busy loop's switches)
+	[ "$pass" != traced ] ||
+		SNAP_TIMEOUT_MS=180000 guest_ok "trace dump *" trace dump "$VARIANT-r$REP-$kind$level" >/dev/null
 	{
 		echo "meta.win_from_ns=${win% *} meta.win_to_ns=${win#* }"
 		printf '%s\n' "$sirq" | cut -d' ' -f4- | sed 's/\([a-z_0-9]*\)=/sirq.\1=/g'

@@ -421,19 +421,29 @@ def overhead_rows(pts, variants):
                   "busy loops traced/untraced"], rows)
 
 
-def latest_rx(results_dir):
-    """The newest RX sweep's verdicts.json and summary.csv, or None."""
-    runs = sorted(d for d in glob.glob(os.path.join(results_dir, "2*"))
-                  if os.path.exists(os.path.join(d, "verdicts.json"))
-                  and os.path.exists(os.path.join(d, "summary.csv")))
-    if not runs:
+def rx_sweep(path):
+    """A results directory's verdict rate and summary by variant, None
+    unless it is an RX sweep that chose a verdict rate (a run of one rate
+    or a diagnostic one has none: its delivered is no benefit figure)."""
+    try:
+        with open(os.path.join(path, "verdicts.json"), encoding="utf-8") as f:
+            v = json.load(f)
+        with open(os.path.join(path, "summary.csv"), encoding="utf-8", newline="") as f:
+            s = {r["variant"]: r for r in csv.DictReader(f)}
+    except (OSError, ValueError):
         return None
-    path = runs[-1]
-    with open(os.path.join(path, "verdicts.json"), encoding="utf-8") as f:
-        v = json.load(f)
-    with open(os.path.join(path, "summary.csv"), encoding="utf-8", newline="") as f:
-        s = {r["variant"]: r for r in csv.DictReader(f)}
-    return os.path.basename(path), v.get("verdict_rate"), s
+    if not v.get("verdict_rate"):
+        return None
+    return os.path.basename(path), v["verdict_rate"], s
+
+
+def latest_rx(results_dir):
+    """The newest RX sweep with a verdict rate (rx_sweep), or None."""
+    for path in sorted(glob.glob(os.path.join(results_dir, "2*")), reverse=True):
+        rx = rx_sweep(path)
+        if rx is not None:
+            return rx
+    return None
 
 
 def tradeoff_rows(pts, variants, rx):

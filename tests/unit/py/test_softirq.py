@@ -228,3 +228,30 @@ class Window(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LatestRx(unittest.TestCase):
+    def write_run(self, root, name, verdict_rate):
+        d = os.path.join(root, name)
+        os.makedirs(d)
+        with open(os.path.join(d, "verdicts.json"), "w", encoding="utf-8") as f:
+            json.dump({"verdict_rate": verdict_rate}, f)
+        with open(os.path.join(d, "summary.csv"), "w", encoding="utf-8") as f:
+            f.write("variant,delivered_pps\nvanilla,241\n")
+
+    def test_skips_runs_without_a_verdict_rate(self):
+        """latest_rx: the newest sweep that chose a verdict rate, not a newer one-rate diagnostic run"""
+        import tempfile
+        with tempfile.TemporaryDirectory() as root:
+            self.write_run(root, "20261207-120558", 48000)
+            self.write_run(root, "20261207-142852", None)
+            os.makedirs(os.path.join(root, "softirq-20261207-143954"))
+            got = S.latest_rx(root)
+        self.assertEqual((got[0], got[1], got[2]["vanilla"]["delivered_pps"]),
+                         ("20261207-120558", 48000, "241"))
+
+    def test_none(self):
+        """latest_rx: no sweep at all gives None"""
+        import tempfile
+        with tempfile.TemporaryDirectory() as root:
+            self.assertIsNone(S.latest_rx(root))
