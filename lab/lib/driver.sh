@@ -153,7 +153,7 @@ write_params()
 		--arg speed "$SPEED" --arg icount "$(speed_icount "$SPEED")" --arg mips "$(speed_mips "$SPEED")" \
 		--argjson reps "$REPS" --argjson warmup "$WARMUP" --argjson window "$WINDOW" \
 		--argjson payload "$PAYLOAD" --argjson debug "$DEBUG" --arg extra "$CMDLINE_EXTRA" \
-		--arg gcmd "$LAB_GUEST_CMDLINE" --argjson kernels "$kernels" --argjson exp_params "$(exp_params)" \
+		--arg gcmd "$(guest_base_cmdline)" --argjson kernels "$kernels" --argjson exp_params "$(exp_params)" \
 		--arg hpin "$HOST_SIDE_CPUS" --argjson balanced "$(order_balanced)" \
 		--arg rver "$(rule rules.version)" --arg rsha "$(rules_sha)" \
 		--arg note "$NOTE" --arg hostname "$(hostname 2>/dev/null || uname -n)" \

@@ -348,15 +348,13 @@ helper_cpuset()
 # EXP_BLOCK_DISK=1 adds the block probe's disk, virtio-blk "vda" with one
 # queue on <rundir>/disk.img (block_disk_image), and a second possible
 # vCPU, never present (current 1 of 2): two possible CPUs, one online,
-# and blk-mq completes in BLOCK_SOFTIRQ (lab/kernel/guest.config).  The
-# guest must boot with acpi=off (exp_boot_args of lab/exp/softirq) to see
-# it: 6.12 counts a disabled MADT entry as possible only under a
-# hypervisor it recognises (acpi_is_processor_usable()), and TCG is none,
-# while the BIOS's MP table entry counts.  A second vCPU taken offline
-# in the guest would do too, but under -icount QEMU runs both in one
-# round-robin thread and the guest then took the flood in 4x fewer NET_RX
-# passes, idled 5-7 % at 16 kpps and lost its clock in 22 windows of 144 (7 and 4 in the one-vCPU runs before)
-# (docs/softirq.md): not the RX sweep's machine.
+# and blk-mq completes in BLOCK_SOFTIRQ (lab/kernel/guest.config); the
+# guest boots with acpi=off to see it (guest_base_cmdline).  A second vCPU
+# taken offline in the guest would do too, but under -icount QEMU runs
+# both in one round-robin thread and the guest then took the flood in 4x
+# fewer NET_RX passes, idled 5-7 % at 16 kpps and lost its clock in 22
+# windows of 144 (7 and 4 in the one-vCPU runs before; docs/softirq.md):
+# not the RX sweep's machine.
 domain_xml()
 {
 	local name=$1 kernel=$2 initrd=$3 cmdline=$4 accel=$5 dir=$6 vcpus=${7:-1}
@@ -435,6 +433,23 @@ $disk
   $qemu
 </domain>
 XML
+}
+
+# guest_base_cmdline: LAB_GUEST_CMDLINE, with acpi=off instead of
+# acpi=noirq for a guest with the block probe's second possible CPU
+# (EXP_BLOCK_DISK): 6.12 counts a disabled MADT entry as possible only
+# under a hypervisor it recognises (acpi_is_processor_usable()), and TCG
+# is none, while the BIOS's MP table entry counts.  Interrupts are routed
+# from the MP table either way; without ACPI there is no HPET or PM
+# timer, and the TSC is calibrated against the PIT, exact at a fixed
+# instruction rate.
+guest_base_cmdline()
+{
+	if [ "${EXP_BLOCK_DISK:-0}" = 1 ]; then
+		echo "${LAB_GUEST_CMDLINE/acpi=noirq/acpi=off}"
+	else
+		echo "$LAB_GUEST_CMDLINE"
+	fi
 }
 
 # block_disk_image <rundir>: the block probe's disk, 64 MiB, sparse (it

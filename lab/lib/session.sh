@@ -149,7 +149,7 @@ boot_guest()
 	# one command substitution per command (see point_done in driver.sh)
 	vcmd=$(variant_cmdline "$VARIANT")
 	scmd=$(settings_cmdline "$VARIANT")
-	cmdline="$LAB_GUEST_CMDLINE lab_ip=$LAB_GUEST_IP/$LAB_PREFIX lab_host=$LAB_HOST_IP,$LAB_HOST_MAC $exp$vcmd$scmd $CMDLINE_EXTRA"
+	cmdline="$(guest_base_cmdline) lab_ip=$LAB_GUEST_IP/$LAB_PREFIX lab_host=$LAB_HOST_IP,$LAB_HOST_MAC $exp$vcmd$scmd $CMDLINE_EXTRA"
 	[ ${#LAB_SOCKDIR} -le 60 ] || die "LAB_SOCKDIR '$LAB_SOCKDIR' is too long for a UNIX socket path"
 	mkdir -p "$LAB_SOCKDIR"
 	rm -f "$(chan_sock "$name")"

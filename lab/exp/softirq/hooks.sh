@@ -239,14 +239,9 @@ exp_npoints()
 	echo $((REPS * $(echo $VARIANTS | wc -w) * $(points_per_boot)))
 }
 
-# acpi=off: the BIOS's MP table then gives the CPUs, the second possible
-# one among them (EXP_BLOCK_DISK, lab/lib/guest.sh); it comes after the
-# lab's acpi=noirq and wins.  Interrupts are routed from the MP table
-# either way; no HPET or ACPI PM timer, so the TSC is calibrated against
-# the PIT, exact at a fixed instruction rate.
 exp_boot_args()
 {
-	echo "lab_exp=softirq lab_sirq_timeout_us=$SIRQ_TIMEOUT_US acpi=off"
+	echo "lab_exp=softirq lab_sirq_timeout_us=$SIRQ_TIMEOUT_US"
 }
 
 # phase_passes <kind> <level>: "plain", and "traced" where --traced says

@@ -7,6 +7,7 @@ lost events, a guest off its clock), and the window a trace is cut to."""
 
 import json
 import os
+import tempfile
 import unittest
 from collections import Counter
 
@@ -241,7 +242,6 @@ class LatestRx(unittest.TestCase):
 
     def test_skips_runs_without_a_verdict_rate(self):
         """latest_rx: the newest sweep that chose a verdict rate, not a newer one-rate diagnostic run"""
-        import tempfile
         with tempfile.TemporaryDirectory() as root:
             self.write_run(root, "20261207-120558", 48000)
             self.write_run(root, "20261207-142852", None)
@@ -252,6 +252,5 @@ class LatestRx(unittest.TestCase):
 
     def test_none(self):
         """latest_rx: no sweep at all gives None"""
-        import tempfile
         with tempfile.TemporaryDirectory() as root:
             self.assertIsNone(S.latest_rx(root))
