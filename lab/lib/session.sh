@@ -88,30 +88,46 @@ wait_guest_up()
 	die "$CUR: guest did not come up within ${BOOT_TIMEOUT}s: $(guest_fate)"
 }
 
-# Test-only fault injection (tests/e2e/25-faults.t):
-# LAB_FAULT=destroy@<stage>[:<n>] destroys the guest, as an operator's
-# "virsh destroy" beside the run would, the n-th time (default 1st) the run
-# reaches <stage>: boot (libvirt has started the guest, its kernel is
-# booting), A (before a point's snapshot A), flood (under a point's flood,
-# before snapshot C), drain (a point's flood over, before the drain).  It
-# waits until QEMU has exited, not for libvirt (which lags), so the stage's
-# next request meets the gone guest.
+# Test-only fault injection (tests/e2e/25-faults.t), LAB_FAULT=<fault>@<stage>[:<n>],
+# the n-th time (default 1st) the run reaches <stage>: boot (libvirt has
+# started the guest, its kernel is booting), A (before a point's snapshot
+# A), flood (under a point's flood, before snapshot C), drain (a point's
+# flood over, before the drain).
+#   destroy  destroys the guest, as an operator's "virsh destroy" beside
+#            the run would; it waits until QEMU has exited, not for libvirt
+#            (which lags), so the stage's next request meets the gone guest.
+#   stall    stops the guest's QEMU (SIGSTOP) for --starve + 2 s, as a host
+#            that gives the guest no CPU at all would: the guest answers
+#            nothing while the lab waits, so the point is starved whatever
+#            the kernel under test does, and its clock falls behind the
+#            host's by the stall.
 LAB_FAULT_SEEN=0
 lab_fault()
 {
-	local want=${LAB_FAULT:-} n
+	local want=${LAB_FAULT:-} fault n
 
-	[ "${want%:*}" = "destroy@$1" ] || return 0
+	fault=${want%%@*}
+	want=${want#*@}
+	[ "${want%:*}" = "$1" ] || return 0
 	n=1
 	[ "${want##*:}" = "$want" ] || n=${want##*:}
 	LAB_FAULT_SEEN=$((LAB_FAULT_SEEN + 1))
 	[ "$LAB_FAULT_SEEN" = "$n" ] || return 0
-	lab_virsh destroy "lab-$VARIANT-r$REP" >/dev/null 2>&1 &
-	for _ in $(seq 100); do
-		! qemu_exited "$QEMU_PID" || break
-		sleep 0.05
-	done
-	log "$CUR: fault: destroyed the guest at $1 ($(date +%s%N))"
+	case $fault in
+	destroy)
+		lab_virsh destroy "lab-$VARIANT-r$REP" >/dev/null 2>&1 &
+		for _ in $(seq 100); do
+			! qemu_exited "$QEMU_PID" || break
+			sleep 0.05
+		done
+		log "$CUR: fault: destroyed the guest at $1 ($(date +%s%N))" ;;
+	stall)
+		kill -STOP "$QEMU_PID"
+		(sleep $((${STARVE_S:-8} + 2)); kill -CONT "$QEMU_PID" 2>/dev/null) &
+		log "$CUR: fault: stalled the guest at $1 for $((${STARVE_S:-8} + 2)) s ($(date +%s%N))" ;;
+	*)
+		die "LAB_FAULT '$LAB_FAULT': the fault is destroy or stall" ;;
+	esac
 }
 
 # the guest command line tokens of a variant's kernel (lab/kernel/variants)

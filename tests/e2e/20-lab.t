@@ -162,17 +162,39 @@ check "params.json: speed icount:4, 62.5 M instructions/s, -icount shift=4,align
 	"icount:4 62.5 shift=4,align=on,sleep=on tcg"
 check "every guest ran with -icount (the domain XML's QEMU passthrough)" \
 	test "$(grep -l "<qemu:arg value='shift=4,align=on,sleep=on'/>" "$RUN"/guests/*/domain.xml | wc -l)" = 3
-check "vanilla at 6x the knee: starved (no answer for --starve s), its rates from A..B and its history" \
-	every_row '$c["variant"] != "vanilla" || $c["rate_target"] != '"$HI"' || ($c["starved"] == 1 && $c["delivered_pps"] != "" && $c["idle_cpu"] == 0)'
-check "starved rows: the receiver's reads before, in and after the window add up to its A..B total" \
-	every_row '$c["starved"] != 1 || ($c["starve_head_total"] >= 0 && $c["starve_tail_total"] >= 0 && $c["guest_window_s"] > 0 &&
-		(d = $c["starve_head_total"] + $c["delivered_pps"] * $c["guest_window_s"] + $c["starve_tail_total"] - $c["delivered_total"]) <= $c["guest_window_s"] && -d <= $c["guest_window_s"])'
+# At 6x the knee vanilla is in livelock: a few hundred pps of 48,000
+# (242 and 273 on two hosts of this kind) and no idle time.  Whether its
+# SCHED_FIFO sampler gets a snapshot through within --starve s meanwhile
+# is a race, not the claim: a starved row of one host's run had the
+# sampler wait runnable 56 % of A..B, and CI's host of 2026-12-07 answered
+# C, the window and D.  Either way it is the livelock, and each way has
+# its own checks (the starved rows' here, the books' below).  The starved
+# path itself, whatever the kernel does, is taken by a stalled guest in
+# tests/e2e/25-faults.t.
+check "vanilla at 6x the knee: in livelock (delivered < 10 % of offered, idle < 1 %), starved or not" \
+	every_row '$c["variant"] != "vanilla" || $c["rate_target"] != '"$HI"' || ($c["delivered_pps"] != "" && $c["offered_pps"] != "" &&
+		$c["delivered_pps"] + 0 < 0.1 * $c["offered_pps"] && $c["idle_cpu"] != "" && $c["idle_cpu"] + 0 < 1)'
+nstarved=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["starved"] == 1 { n++ } END { print n + 0 }' "$csv")
+echo "starved rows: $nstarved" >>"$T_LOG"
+if [ "$nstarved" -gt 0 ]; then
+	check "starved rows: the receiver's reads before, in and after the window add up to its A..B total" \
+		every_row '$c["starved"] != 1 || ($c["starve_head_total"] >= 0 && $c["starve_tail_total"] >= 0 && $c["guest_window_s"] > 0 &&
+			(d = $c["starve_head_total"] + $c["delivered_pps"] * $c["guest_window_s"] + $c["starve_tail_total"] - $c["delivered_total"]) <= $c["guest_window_s"] && -d <= $c["guest_window_s"])'
+	# 6.12's fair deadline server (README, "Upstream's own code"): the
+	# SCHED_FIFO sampler waited runnable through the starvation timeout
+	check "starved rows: the SCHED_FIFO sampler waited runnable for most of A..B (sampler_wait_pct > 50)" \
+		every_row '$c["starved"] != 1 || $c["sampler_wait_pct"] + 0 > 50'
+	check "starved rows: the guest's own starvation (the sampler waited runnable >= gate.starved_wait_share of --starve)" \
+		every_row '$c["starved"] != 1 || ($c["starve_wait_share"] != "" && $c["starve_wait_share"] + 0 >= 0.5)'
+else
+	for what in "the receiver's reads before, in and after the window add up to its A..B total" \
+		"the SCHED_FIFO sampler waited runnable for most of A..B (sampler_wait_pct > 50)" \
+		"the guest's own starvation (the sampler waited runnable >= gate.starved_wait_share of --starve)"; do
+		skip "starved rows: $what" "no row starved in this run (vanilla's sampler answered under the flood); tests/e2e/25-faults.t takes the starved path"
+	done
+fi
 check "ksoftirqd-fix and threaded-napi never starve: the sampler runs beside the flood" \
 	every_row '$c["variant"] == "vanilla" || $c["starved"] == 0'
-# 6.12's fair deadline server (README, "Upstream's own code"): the
-# SCHED_FIFO sampler waited runnable through the starvation timeout
-check "starved rows: the SCHED_FIFO sampler waited runnable for most of A..B (sampler_wait_pct > 50)" \
-	every_row '$c["starved"] != 1 || $c["sampler_wait_pct"] + 0 > 50'
 check "ksoftirqd-fix and threaded-napi: the sampler waited runnable < 10 % of every window" \
 	every_row '$c["variant"] == "vanilla" || ($c["sampler_wait_pct"] != "" && $c["sampler_wait_pct"] + 0 < 10)'
 # The books: task run times + irq + idle + steal against the window.
@@ -421,10 +443,11 @@ check "soak: the sweep's --starve (params.json starve_s)" \
 	test "$(jq -r .starve_s "$RUN-soak/params.json")" = "$(jq -r .starve_s "$SWEEP/params.json")"
 check "soak: its points are at the sweep's verdict rate" \
 	test "$(csv_col "$RUN-soak/points.csv" rate_target | sort -u)" = "$(csv_col "$SWEEP/summary.csv" verdict_rate | head -1)"
-# vanilla starves there: its flood goes on for the window all the same,
-# and its samples come from the receiver's own history
-check "soak: vanilla starved and flooded for the whole window (>= 6 s)" \
-	every_row_of "$RUN-soak/points.csv" '$c["variant"] != "vanilla" || ($c["starved"] == 1 && $c["window_s"] >= 6)'
+# vanilla is in livelock there, starved or not (above): its flood goes
+# on for the window all the same, and a starved row's samples come from
+# the receiver's own history
+check "soak: vanilla flooded for the whole window (>= 6 s), starved or not" \
+	every_row_of "$RUN-soak/points.csv" '$c["variant"] != "vanilla" || $c["window_s"] >= 6'
 check "soak: each receiver was sampled along the window (>= 4 samples each)" \
 	test "$(for f in "$RUN-soak"/raw/*.series; do [ "$(wc -l <"$f")" -ge 4 ] && echo ok; done | wc -l)" = 2
 check "soak: a stationarity verdict per variant, copied into the sweep and its report" \

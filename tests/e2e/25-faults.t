@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Faults during a run: the guest destroyed mid-point, a guest kernel that
 # panics, libvirtd killed, the flooder killed, SIGINT and SIGTERM to the
-# lab, a full results disk.  Each must end with a clear error naming what
+# lab, a full results disk, a guest the host stalls under a flood.  Each must end with a clear error naming what
 # failed, a non-zero exit, every completed point kept and readable, and
 # nothing left behind; the next run must work.  The faults are the
 # driver's, not the guest kernel's: the guests run at TCG's own speed and
@@ -178,6 +178,37 @@ lab_exit
 RUN=$base/disk
 verdict "results disk full" "disk full|No space left" 0
 umount "$mnt"
+
+# 8. The host stalls the guest under a flood (LAB_FAULT=stall, QEMU
+# stopped for --starve + 2 s): the lab's starved path, taken whatever the
+# kernel does (vanilla's own starvation at 6x the knee is a race,
+# tests/e2e/20-lab.t).  The point is kept as starved, its rate from the
+# receiver's history, and gated out as the host's doing: its sampler did
+# not wait runnable through the timeout (starve_wait_share, rules 5).  The
+# clock alone would not say so: the guest idles at 2 kpps, and icount
+# warps an idle guest's clock over the stall to the host's (the first
+# run of this test: clock +1.65 % over A..B, sampler wait 4 ms).  The run
+# goes on to its next point.
+LAB_FAULT=stall@flood start_lab stall -r "2000 3000" --speed icount:4 --starve 2
+lab_exit
+t_result "$LAB_RC" "guest stalled under the flood: the run completes (exit $LAB_RC)"
+check "guest stalled: the fault landed under the first point's flood" \
+	grep -q ": fault: stalled the guest at flood for 4 s" "$base/stall.log"
+check "guest stalled: the point is named starved at snapshot C" \
+	grep -q "starved: no answer to snapshot C within 2s under the flood" "$base/stall.log"
+stalled_row()
+{
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ n++; printf "row %d: starved=%s delivered_pps=%s guest_window_s=%s starve_wait_share=%s clock_err_pct=%s gate_clock=%s\n", n,
+			$c["starved"], $c["delivered_pps"], $c["guest_window_s"], $c["starve_wait_share"], $c["clock_err_pct"], $c["gate_clock"] }
+		n == 1 { ok = $c["starved"] == 1 && $c["delivered_pps"] != "" && $c["guest_window_s"] > 0 &&
+			$c["starve_wait_share"] != "" && $c["starve_wait_share"] + 0 < 0.5 && $c["gate_clock"] == 0 }
+		n == 2 { ok2 = $c["starved"] == 0 && $c["starve_wait_share"] == "" }
+		END { exit !(n == 2 && ok && ok2) }' "$RUN/points.csv"
+}
+check "guest stalled: its point kept, starved, its rate from the history, gated out as the host's stall (sampler waited < 0.5 of --starve); the next point answered" \
+	stalled_row
+check "guest stalled: guest, netns, libvirtd cleaned up" cleaned_up
 
 # The next run works.
 start_lab after -r 2000

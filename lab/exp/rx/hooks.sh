@@ -79,7 +79,7 @@ measure_point()
 		lab_fault A
 		echo "meta.run=$RUN_ID meta.variant=$VARIANT meta.rep=$REP meta.rate=$rate" \
 			"meta.generator=$GENERATOR meta.pass=$pass meta.slot=$SLOT meta.pos=$POS" \
-			"meta.settle_s=$SETTLE_S meta.settle_idle=$SETTLE_IDLE meta.speed=$SPEED"
+			"meta.settle_s=$SETTLE_S meta.settle_idle=$SETTLE_IDLE meta.speed=$SPEED meta.starve_s=$STARVE_S"
 		snap A
 		FLOOD_START_NS=$(date +%s%N)
 		echo "meta.host_start_ns=$FLOOD_START_NS"

@@ -126,7 +126,7 @@ measure_phase()
 	{
 		echo "meta.run=$RUN_ID meta.variant=$VARIANT meta.rep=$REP meta.phase=$kind meta.level=$level" \
 			"meta.rate=$rate meta.busy=$busy meta.pass=$pass meta.window_s=$w meta.slot=$SLOT meta.pos=$POS" \
-			"meta.settle_s=$SETTLE_S meta.settle_idle=$SETTLE_IDLE meta.speed=$SPEED"
+			"meta.settle_s=$SETTLE_S meta.settle_idle=$SETTLE_IDLE meta.speed=$SPEED meta.starve_s=$STARVE_S"
 		[ "$pass" != traced ] || guest_ok "trace on*" trace on >/dev/null
 		[ "$busy" = 0 ] || guest_ok "spin n=$busy *" spin "$busy" >/dev/null
 		snap A

@@ -33,7 +33,7 @@ BEGIN {
 		"block_n block_p50_us block_p99_us block_p999_us block_max_us sirq_lost " \
 		"probe_sent probe_lost probe_loss_pct probe_p50_us probe_p99_us probe_p999_us probe_ap99_us " \
 		"trace_bytes trace_overrun trace_dropped win_from_ns win_to_ns " \
-		"clock_err_pct window_clock_err_pct qemu_vcpu_run_pct gate_clock settle_s settle_idle")
+		"clock_err_pct window_clock_err_pct qemu_vcpu_run_pct gate_clock settle_s settle_idle starve_wait_share")
 }
 
 END {
@@ -49,8 +49,12 @@ END {
 	r["clock_err_pct"] = hab > 0 ? sprintf("%.2f", 100 * (d("t_ns", "A", "B") / hab - 1)) : ""
 	if (r["starved"]) {
 		r["qemu_vcpu_run_pct"] = pct(d("qemu_vcpu_run_ns", "hostA", "hostB"), hab)
+		# the guest's own starvation, not a host's stall (lab/exp/rx/point.awk)
+		r["starve_wait_share"] = v["meta.starve_s"] > 0 && v["A.sampler_wait_ns"] != "" ? \
+			sprintf("%.2f", d("sampler_wait_ns", "A", "B") / (v["meta.starve_s"] * 1e9)) : ""
 		r["gate_clock"] = r["clock_err_pct"] != "" && r["qemu_vcpu_run_pct"] + 0 < rule("gate.tcg_run_pct") &&
-			abs(r["clock_err_pct"] + 0) <= rule("gate.clock_err_pct") + 0 ? 1 : 0
+			abs(r["clock_err_pct"] + 0) <= rule("gate.clock_err_pct") + 0 &&
+			(r["starve_wait_share"] == "" || r["starve_wait_share"] + 0 >= rule("gate.starved_wait_share") + 0) ? 1 : 0
 	} else {
 		# the request/response probes cross the tap in the window too
 		r["offered_pps"] = per_s(d("tap_tx_packets", "tapC", "tapD") + d("tap_tx_dropped", "tapC", "tapD") - \

@@ -32,6 +32,16 @@ def point_on_load(row, rules):
     return e is None or within(e, rules["gate.point_gen_err_pct"])
 
 
+def own_starvation(row, rules):
+    """A point not starved, or starved by the guest's own kernel rather
+    than by a host that stalled its vCPU (lab/exp/rx/point.awk)."""
+    share = P.num(row, "starve_wait_share")
+    bound = rules.get("gate.starved_wait_share")
+    if not P.is_starved(row) or share is None or bound is None:
+        return True
+    return share >= bound
+
+
 def point_clock_kept(row, rules, fixed):
     """The guest kept its speed over the point.  Fixed speed: QEMU's TCG
     thread had slack (ran < gate.tcg_run_pct of the window) and the guest's
@@ -39,7 +49,12 @@ def point_clock_kept(row, rules, fixed):
     no window, and is judged on A..B, the clock it does have.  Native
     speed: its vCPU thread was blocked at most gate.vcpu_blocked_pct.  A
     row of an older format without these columns: its recorded
-    gate_clock."""
+    gate_clock.  A starved point also needs its own starvation: its
+    sampler waited runnable at least gate.starved_wait_share of the
+    starvation timeout (rules from version 5; a row without the column is
+    not judged on it)."""
+    if not own_starvation(row, rules):
+        return False
     if fixed:
         if P.is_starved(row):
             err = P.num(row, "clock_err_pct")
@@ -67,7 +82,10 @@ def point_gate(row, rules, fixed):
     why = []
     if not on_load:
         why.append(f"generator {P.num(row, 'gen_err_pct'):+g} % off its target")
-    if not clock:
+    if not own_starvation(row, rules):
+        why.append(f"starved by the host, not its kernel (the sampler waited "
+                   f"{P.num(row, 'starve_wait_share'):g} of the timeout)")
+    elif not clock:
         why.append("the guest off its clock")
     return PointGate(on_load, clock, "; ".join(why))
 

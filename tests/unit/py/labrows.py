@@ -33,7 +33,7 @@ def rows(variant, rate, reps=5, pass_="tput", **cols):
     for i in range(reps):
         r = {c: "0" for c in HEADER}
         r.update(variant=variant, rep=str(i + 1), rate_target=str(rate), offered_pps=str(rate),
-                 closure_ok="1", gate_clock="1", host_ceiling_pps=str(4 * rate), window_clock_err_pct="0",
+                 closure_ok="1", gate_clock="1", host_ceiling_pps=str(4 * rate), window_clock_err_pct="0", starve_wait_share="1",
                  probe_lost_bounded="none" if pass_ == "lat" else "", starved="0")
         r["pass"] = pass_
         for k, v in cols.items():
