@@ -8,8 +8,17 @@ T_LOG=${T_LOG:-/dev/null}
 T_FAILED=0
 
 # pass/fail with a description
+# Each result's time since the previous one goes to T_LOG ("took"), so a
+# slow test can be read check by check (make test's budget, DEVELOPERS.md).
+T_LAST=${EPOCHREALTIME:-}
 t_result()
 {
+	local now=${EPOCHREALTIME:-}
+
+	if [ -n "${T_LOG:-}" ] && [ -n "$now" ] && [ -n "$T_LAST" ]; then
+		awk -v a="$T_LAST" -v b="$now" -v d="$2" 'BEGIN { printf "took %.1f s: %s\n", b - a, d }' >>"$T_LOG"
+	fi
+	T_LAST=$now
 	if [ "$1" = 0 ]; then
 		echo "ok - $2"
 	else

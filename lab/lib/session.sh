@@ -207,12 +207,16 @@ guest_destroy()
 
 stop_guest()
 {
-	local name=lab-$VARIANT-r$REP
+	local name=lab-$VARIANT-r$REP end
 
 	guest_req quit >/dev/null 2>&1 || true
 	# gone within ~0.5 s of "quit"; destroyed after 10 s
-	for _ in $(seq 200); do
-		lab_virsh domstate "$name" >/dev/null 2>&1 || break
+	end=$(($(date +%s%N) + 10000000000))
+	while lab_virsh domstate "$name" >/dev/null 2>&1; do
+		if [ "$(date +%s%N)" -ge "$end" ]; then
+			log "$CUR: the guest did not end within 10 s of quit: destroying it"
+			break
+		fi
 		sleep 0.05
 	done
 	guest_destroy "$name" || true

@@ -104,6 +104,12 @@ check "the guest said its RCU is not expedited, found the trace port and the blo
 	bash -c "tr -d '\r' <'$RUN/guests/ksoftirqd-fix-r1/console.log' | grep -q 'lab: softirq rcu_expedited=0 trace_port=/dev/vport[0-9p]* block=/dev/vda cpus_possible=0-1 cpus_online=0 block_queues=1$'"
 check "the block probe's disk image went with its guest" \
 	test ! -e "$RUN/guests/ksoftirqd-fix-r1/disk.img"
+# Its guest has no ACPI (acpi=off): it ends by a reboot, which ends the
+# domain, not by a power-off that halts and leaves the lab to destroy it
+# 10 s later (lab/guest/init)
+check "the guest without ACPI ended itself at quit (rebooted, not destroyed after 10 s)" \
+	bash -c "tr -d '\r' <'$RUN/guests/ksoftirqd-fix-r1/console.log' | grep -q 'reboot: Restarting system' &&
+		! grep -q 'did not end within 10 s of quit' '$T_LOG'"
 check "kernel health: the console is clean" \
 	bash -c "! grep -v '^ok' '$RUN/health.txt' && test \$(grep -c '^ok' '$RUN/health.txt') = 1"
 check "cleanup: lab netns removed" bash -c "! ip netns list | grep -qw '$LAB_NS'"
