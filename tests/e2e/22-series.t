@@ -217,7 +217,7 @@ rate=16000
 # lab_trace_boot=0.5: half a second of the softirq experiment's
 # tracepoints at boot, printed on the console (lab/guest/init)
 check "lab/run: vanilla and threaded-napi with lab_threaded=0 lab_napi_check=1, one short point at $rate pps" \
-	"$LAB_TOP/lab/run" -v "vanilla threaded-napi" --cmdline "lab_threaded=0 lab_napi_check=1 lab_trace_boot=0.5" \
+	"$LAB_TOP/lab/run" -v "vanilla threaded-napi" --cmdline "lab_threaded=0 lab_napi_check=1 lab_selftest=1 lab_trace_boot=0.5" \
 	-r "$rate" --lat-rates "" -n 1 -W 1 -w 2 -o "$RUN"
 
 # The traced window at boot: its lines are tracefs's text, every one of
@@ -292,6 +292,42 @@ check "threaded-napi: tun0 attached again gets its napi thread back" \
 	bash -c "grep -q '^napi/tun0-' <<<'$(val threaded-napi "napi-check tun0" reattached_threads)'"
 check "vanilla: tun0 detached refuses 0 and 1 (the gap the series closes)" \
 	test "$(val vanilla "napi-check tun0" write0):$(val vanilla "napi-check tun0" write1)" = "refused:refused"
+
+# The series' own selftest (tools/testing/selftests/net/napi_threaded_detached.sh,
+# taken from its patch into the initramfs, run with lab_selftest=1): it
+# passes on threaded-napi and shows 6.12's refusals on vanilla, the three
+# cases 0001 changes and no other.
+selftest_out()
+{
+	tr -d '\r' <"$RUN/guests/$1-r1/console.log" 2>/dev/null | sed -n 's/^lab: selftest //p'
+}
+for v in vanilla threaded-napi; do
+	selftest_out $v | sed "s/^/$v selftest: /" >>"$T_LOG"
+done
+selftest_passes()
+{
+	local out
+
+	out=$(selftest_out threaded-napi)
+	grep -qx 'exit=0' <<<"$out" && [ "$(grep -c '^TEST: .*\[ OK \]$' <<<"$out")" = 9 ] &&
+		! grep -q '\[FAIL\]' <<<"$out"
+}
+check "threaded-napi: the series' selftest passes (exit 0, 9 tests OK)" selftest_passes
+selftest_refusals()
+{
+	local out want got
+
+	out=$(selftest_out vanilla)
+	want=$(printf '%s\n' "tun attached again after 0: no NAPI kthread" "tun detached: 0 taken and read back" \
+		"tun detached: 1 taken and read back")
+	got=$(sed -n 's/^TEST: \(.*[^ ]\) *\[FAIL\]$/\1/p' <<<"$out" | sort)
+	echo "vanilla selftest failures: $got" >>"$T_LOG"
+	grep -qx 'exit=1' <<<"$out" && [ "$got" = "$want" ] &&
+		[ "$(grep -c '^TEST: .*\[ OK \]$' <<<"$out")" = 6 ] &&
+		[ "$(grep -c 'Operation not supported' <<<"$out")" = 2 ]
+}
+check "vanilla: the selftest fails the three detached-tun cases only, 6.12 refusing the writes (EOPNOTSUPP)" \
+	selftest_refusals
 
 check "threaded=0 written before the first ifup: eth0 reads 0 once up" test "$(val threaded-napi up threaded)" = 0
 # 6.12 keeps a device's napi kthreads when threaded mode is switched off
