@@ -296,5 +296,5 @@ default_reps_of()
 		MIN_REPS=5 VARIANTS=$1 default_reps
 	)
 }
-check "default repetitions: 6 for 3 variants (one design), 5 for 11 (22 would be one design)" \
-	test "$(default_reps_of "a b c")/$(default_reps_of "a b c d e f g h i j k")" = "6/5"
+check "default repetitions: whole designs up to twice 5 (8 for 2 variants, 6 for 3, 10 for 5), 5 for 11 (22 would be one design)" \
+	test "$(default_reps_of "a b")/$(default_reps_of "a b c")/$(default_reps_of "a b c d e")/$(default_reps_of "a b c d e f g h i j k")" = "8/6/10/5"
