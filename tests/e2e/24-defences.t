@@ -69,14 +69,15 @@ defences_worded()
 
 	s=$(defences_section)
 	[ "$(grep -c "^| vanilla \|^| $MIX \|^| threaded-napi+fifo " <<<"$s")" = 3 ] &&
-		[ "$(grep -c '^- .* delivers at [0-9,]* pps [0-9.∞]*× \|^- .*: no verdict point\|^- .*: not measured beside ' <<<"$s")" = 2 ] &&
+		[ "$(grep -c '^- .* delivers at [0-9,]* pps \([0-9.∞]*× \|no pair with \)\|^- .*: no verdict point\|^- .*: not measured beside ' <<<"$s")" = 2 ] &&
 		grep -q '^- threaded-napi+fifo: \(not measured beside threaded-napi\|no verdict point\)' <<<"$s"
 }
 check "report: a defences section with a row per variant and a sentence per setting variant" defences_worded
 # measured beside its kernel at a verdict rate, the sentence carries its
-# numbers; a run whose points failed a gate has no pair (its wording, and
-# that of a latency pass, are tests/unit/py/test_claims.py's: this run has
-# none, the latency probes are e2e/20-lab's)
+# numbers; a point that failed a gate leaves no pair, and the sentence
+# says which and why (CI's host of 2026-12-07: its generator 11.8 % short
+# of 16 kpps; the latency pass's wording is tests/unit/py/test_claims.py's,
+# the latency probes are e2e/20-lab's)
 mix_worded()
 {
 	local s
@@ -84,6 +85,7 @@ mix_worded()
 	s=$(defences_section | grep "^- $MIX")
 	echo "$s" >>"$T_LOG"
 	grep -q "^- $MIX: \(no verdict point in this run\|not measured beside vanilla at the verdict rate\)" <<<"$s" ||
-		grep -q "^- $MIX delivers at 16,000 pps [0-9.∞]*× vanilla .*; its receiver \(gets [0-9.]* % of the CPU\|.s CPU share is not reported\)" <<<"$s"
+		grep -q "^- $MIX delivers at 16,000 pps [0-9.∞]*× vanilla .*; its receiver \(gets [0-9.]* % of the CPU\|.s CPU share is not reported\)" <<<"$s" ||
+		grep -q "^- $MIX delivers at 16,000 pps no pair with vanilla, not judged: [0-9]* left out ($MIX/vanilla at 16,000 pps rep 1: .*)" <<<"$s"
 }
-check "report: $MIX is worded against vanilla, with its receiver's numbers, when paired" mix_worded
+check "report: $MIX is worded against vanilla, with its receiver's numbers when paired, with what left it out when not" mix_worded
