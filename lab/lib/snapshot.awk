@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# What lab/exp/rx/point.awk (lab/run) and lab/exp/tx/point.awk (lab/tx) share: the
+# What the point.awk of lab/exp/rx (lab/run), lab/exp/softirq (lab/softirq) and lab/exp/tx (lab/tx) share: the
 # raw samples of one point as whitespace-separated key=value tokens, read
 # into v[<snapshot>.<key>]; the header or the row of the columns named by
 # columns(); deltas between snapshots and shares.  Run as
@@ -24,6 +24,25 @@ function emit_row(    i) {
 function d(k, a, b) { return v[b "." k] - v[a "." k] }
 function per_gs(x) { return sprintf("%.0f", x / gwin) }
 function pct(x, tot) { return tot > 0 ? sprintf("%.1f", 100 * x / tot) : "0.0" }
+
+# A starved point (or phase) is the guest's own starvation, not a host
+# that gave its vCPU no time, when the SCHED_FIFO sampler waited runnable
+# over A..B for at least gate.starved_wait_share of the --starve timeout
+# it did not answer within: a kernel that starves it keeps it runnable, a
+# stalled guest's sampler sleeps (and at a fixed speed icount warps an
+# idle guest's clock over the stall to the host's, tests/e2e/25-faults.t).
+# starve_wait_share(): that share, empty when the raw file lacks
+# meta.starve_s or the sampler's wait (not judged); own_starvation(): the
+# gate on r["starve_wait_share"].
+function starve_wait_share() {
+	if (!(v["meta.starve_s"] > 0) || v["A.sampler_wait_ns"] == "" || v["B.sampler_wait_ns"] == "")
+		return ""
+	return sprintf("%.2f", d("sampler_wait_ns", "A", "B") / (v["meta.starve_s"] * 1e9))
+}
+
+function own_starvation() {
+	return r["starve_wait_share"] == "" || r["starve_wait_share"] + 0 >= rule("gate.starved_wait_share") + 0
+}
 
 # r["cpu_<user|system|irq|softirq|idle|steal>"]: the /proc/stat split of
 # the guest over the window C..D, % of all its CPU time (nice and iowait

@@ -166,21 +166,12 @@ function attribution(    tick, tasks, irq, hard, idle, steal, sum, named, i) {
 # has, A..B (its clock error and its TCG thread over the point).  The second
 # half is measured, not implied: on one host a guest that went idle often
 # lost up to 27 % of the window with its TCG thread running 70 %.  A
-# starved point also needs its own starvation (own_starvation()).
+# starved point also needs its own starvation (own_starvation(),
+# lab/lib/snapshot.awk).
 # At native speed the vCPU thread is off the CPU only while the guest
 # idles or while it is blocked: qemu_vcpu_blocked_pct is the window less
 # its run, its runnable wait and the guest's idle share, and the guest
 # kept its speed when that is at most gate.vcpu_blocked_pct.
-# A starved point is the guest's own starvation, not a host that gave its
-# vCPU no time, when the sampler waited runnable for at least
-# gate.starved_wait_share of the timeout it did not answer within (a
-# host's stall of an idling guest at a fixed speed leaves its clock on
-# time: icount warps an idle guest's clock to the host's,
-# tests/e2e/25-faults.t).  A raw file without meta.starve_s: not judged.
-function own_starvation() {
-	return r["starve_wait_share"] == "" || r["starve_wait_share"] + 0 >= rule("gate.starved_wait_share") + 0
-}
-
 function clock_gate(    hab, b) {
 	hab = d("t_ns", "tapA", "tapB")
 	r["clock_err_pct"] = hab > 0 ? sprintf("%.2f", 100 * (d("t_ns", "A", "B") / hab - 1)) : ""
@@ -327,11 +318,8 @@ function starved_row(    fs, cs, m, kv, i) {
 	r["window_s"] = sprintf("%.3f", fs)
 	# how long the SCHED_FIFO sampler waited runnable, over A..B
 	r["sampler_wait_pct"] = pct(d("sampler_wait_ns", "A", "B"), d("t_ns", "A", "B"))
-	# ... and as a share of the --starve timeout it did not answer within:
-	# a guest whose own kernel starved it kept it runnable that long, a
-	# guest the host stalled did not (clock_gate())
-	r["starve_wait_share"] = v["meta.starve_s"] > 0 ? \
-		sprintf("%.2f", d("sampler_wait_ns", "A", "B") / (v["meta.starve_s"] * 1e9)) : ""
+	# ... and as a share of --starve (own_starvation(), clock_gate())
+	r["starve_wait_share"] = starve_wait_share()
 	# QEMU's vCPU thread over A..B, the host's window of the point (its
 	# clock gate, clock_gate())
 	if (v["hostA.qemu_vcpu_run_ns"] != "" && v["hostB.qemu_vcpu_run_ns"] != "")
