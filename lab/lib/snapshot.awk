@@ -25,23 +25,14 @@ function d(k, a, b) { return v[b "." k] - v[a "." k] }
 function per_gs(x) { return sprintf("%.0f", x / gwin) }
 function pct(x, tot) { return tot > 0 ? sprintf("%.1f", 100 * x / tot) : "0.0" }
 
-# A starved point (or phase) is the guest's own starvation, not a host
-# that gave its vCPU no time, when the SCHED_FIFO sampler waited runnable
-# over A..B for at least gate.starved_wait_share of the --starve timeout
-# it did not answer within: a kernel that starves it keeps it runnable, a
-# stalled guest's sampler sleeps (and at a fixed speed icount warps an
-# idle guest's clock over the stall to the host's, tests/e2e/25-faults.t).
-# starve_wait_share(): that share, empty when the raw file lacks
-# meta.starve_s or the sampler's wait (not judged); own_starvation(): the
-# gate on r["starve_wait_share"].
+# starve_wait_share(): how long the SCHED_FIFO sampler waited runnable
+# over A..B, as a share of the --starve timeout a starved point did not
+# answer within (own_starvation() of lab/lib/stats.awk); empty when the
+# raw file lacks meta.starve_s or the sampler's wait
 function starve_wait_share() {
 	if (!(v["meta.starve_s"] > 0) || v["A.sampler_wait_ns"] == "" || v["B.sampler_wait_ns"] == "")
 		return ""
 	return sprintf("%.2f", d("sampler_wait_ns", "A", "B") / (v["meta.starve_s"] * 1e9))
-}
-
-function own_starvation() {
-	return r["starve_wait_share"] == "" || r["starve_wait_share"] + 0 >= rule("gate.starved_wait_share") + 0
 }
 
 # r["cpu_<user|system|irq|softirq|idle|steal>"]: the /proc/stat split of

@@ -88,6 +88,18 @@ function on_target(gen_err_median) {
 	return gen_err_median != "" && within(gen_err_median, rule("gate.gen_err_pct"))
 }
 
+# A starved point (or phase) is the guest's own starvation, not a host
+# that gave its vCPU no time, when its SCHED_FIFO sampler waited runnable
+# for at least gate.starved_wait_share of the --starve timeout
+# (starve_wait_share() of lab/lib/snapshot.awk): a kernel that starves it
+# keeps it runnable, a stalled guest's sampler sleeps, and at a fixed
+# speed icount warps an idle guest's clock over the stall to the host's
+# (tests/e2e/25-faults.t).  An empty share (a raw file without it) is not
+# judged.
+function own_starvation(share) {
+	return share == "" || share + 0 >= rule("gate.starved_wait_share") + 0
+}
+
 # |x| <= bound
 function within(x, bound) {
 	return x + 0 <= bound + 0 && x + 0 >= -bound

@@ -166,8 +166,8 @@ function attribution(    tick, tasks, irq, hard, idle, steal, sum, named, i) {
 # has, A..B (its clock error and its TCG thread over the point).  The second
 # half is measured, not implied: on one host a guest that went idle often
 # lost up to 27 % of the window with its TCG thread running 70 %.  A
-# starved point also needs its own starvation (own_starvation(),
-# lab/lib/snapshot.awk).
+# starved point also needs its own starvation (own_starvation() of
+# lab/lib/stats.awk).
 # At native speed the vCPU thread is off the CPU only while the guest
 # idles or while it is blocked: qemu_vcpu_blocked_pct is the window less
 # its run, its runnable wait and the guest's idle share, and the guest
@@ -178,11 +178,11 @@ function clock_gate(    hab, b) {
 	r["window_clock_err_pct"] = r["starved"] ? "" : sprintf("%.2f", 100 * (gwin / win - 1))
 	r["qemu_vcpu_blocked_pct"] = ""
 	if (r["starved"] && (v["meta.speed"] == "" || v["meta.speed"] == "native")) {
-		r["gate_clock"] = own_starvation()
+		r["gate_clock"] = own_starvation(r["starve_wait_share"])
 	} else if (r["starved"]) {
 		r["gate_clock"] = r["clock_err_pct"] != "" &&
 			(r["qemu_vcpu_run_pct"] == "" || r["qemu_vcpu_run_pct"] + 0 < rule("gate.tcg_run_pct")) &&
-			abs(r["clock_err_pct"] + 0) <= rule("gate.clock_err_pct") + 0 && own_starvation() ? 1 : 0
+			abs(r["clock_err_pct"] + 0) <= rule("gate.clock_err_pct") + 0 && own_starvation(r["starve_wait_share"]) ? 1 : 0
 	} else if (v["meta.speed"] != "" && v["meta.speed"] != "native") {
 		r["gate_clock"] = r["qemu_vcpu_run_pct"] + 0 < rule("gate.tcg_run_pct") &&
 			abs(r["window_clock_err_pct"] + 0) <= rule("gate.clock_err_pct") + 0 ? 1 : 0

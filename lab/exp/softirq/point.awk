@@ -49,10 +49,10 @@ END {
 	r["clock_err_pct"] = hab > 0 ? sprintf("%.2f", 100 * (d("t_ns", "A", "B") / hab - 1)) : ""
 	if (r["starved"]) {
 		r["qemu_vcpu_run_pct"] = pct(d("qemu_vcpu_run_ns", "hostA", "hostB"), hab)
-		# the guest's own starvation, not a host's stall (lab/lib/snapshot.awk)
+		# the guest's own starvation, not a host's stall (lab/lib/stats.awk)
 		r["starve_wait_share"] = starve_wait_share()
 		r["gate_clock"] = r["clock_err_pct"] != "" && r["qemu_vcpu_run_pct"] + 0 < rule("gate.tcg_run_pct") &&
-			abs(r["clock_err_pct"] + 0) <= rule("gate.clock_err_pct") + 0 && own_starvation() ? 1 : 0
+			abs(r["clock_err_pct"] + 0) <= rule("gate.clock_err_pct") + 0 && own_starvation(r["starve_wait_share"]) ? 1 : 0
 	} else {
 		# the request/response probes cross the tap in the window too
 		r["offered_pps"] = per_s(d("tap_tx_packets", "tapC", "tapD") + d("tap_tx_dropped", "tapC", "tapD") - \

@@ -34,7 +34,7 @@ def point_on_load(row, rules):
 
 def own_starvation(row, rules):
     """A point not starved, or starved by the guest's own kernel rather
-    than by a host that stalled its vCPU (lab/lib/snapshot.awk)."""
+    than by a host that stalled its vCPU (own_starvation() of lab/lib/stats.awk)."""
     share = P.num(row, "starve_wait_share")
     bound = rules.get("gate.starved_wait_share")
     if not P.is_starved(row) or share is None or bound is None:
