@@ -327,7 +327,7 @@ static void report(struct probes *p)
 	/* the p99 of the answered probes alone: a latency, never a bound */
 	sb_printf(&sb, " answered_p99_us=");
 	if (!lat_compute(p->rtt_ns, n, 0, cfg_timeout_ns, &answered))
-		sb_printf(&sb, "%.1f", answered.val[LAT_P99] / 1000.0);
+		lat_format_us(answered.val[LAT_P99], &sb);
 	sb_printf(&sb, " lost_bounded=");
 	lat_format_bounded(&s, &sb);
 	printf("latprobe: duplicates=%llu garbage=%llu send_errors=%llu\n",

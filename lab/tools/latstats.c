@@ -50,16 +50,22 @@ int lat_compute(uint64_t *lat, size_t n, uint64_t lost, uint64_t timeout_ns,
 	return 0;
 }
 
+void lat_format_us(uint64_t ns, struct strbuf *sb)
+{
+	/* tenths of a microsecond, rounded half up, in integers */
+	uint64_t t = ns / 100 + (ns % 100 >= 50);
+
+	sb_printf(sb, "%llu.%u", (unsigned long long)(t / 10),
+		  (unsigned int)(t % 10));
+}
+
 void lat_format(const struct lat_summary *s, struct strbuf *sb)
 {
 	int i;
 
 	for (i = 0; i < LAT_NR; i++) {
-		/* tenths of a microsecond, rounded half up */
-		uint64_t t = s->val[i] / 100 + (s->val[i] % 100 >= 50);
-
-		sb_printf(sb, "%s%s_us=%llu.%u", i ? " " : "", lat_names[i],
-			  (unsigned long long)(t / 10), (unsigned int)(t % 10));
+		sb_printf(sb, "%s%s_us=", i ? " " : "", lat_names[i]);
+		lat_format_us(s->val[i], sb);
 	}
 }
 

@@ -47,7 +47,12 @@ int lat_compute(uint64_t *lat, size_t n, uint64_t lost, uint64_t timeout_ns,
  *                     X in microseconds with one decimal (rounded)
  * lat_format_bounded: the lost-bounded names joined by ',' ("p99,p999,max"),
  *                     or "none"
+ * lat_format_us:      @ns as microseconds with one decimal, rounded half up
+ *                     (every figure a tool prints is rounded this one way:
+ *                     printf's "%.1f" of ns / 1000.0 rounds 100050 ns to
+ *                     100.0, a binary double's nearest, lat_format to 100.1)
  */
+void lat_format_us(uint64_t ns, struct strbuf *sb);
 void lat_format(const struct lat_summary *s, struct strbuf *sb);
 void lat_format_bounded(const struct lat_summary *s, struct strbuf *sb);
 

@@ -84,9 +84,11 @@ int sirq_summary(const struct sirqstat *s, uint64_t from, uint64_t to,
 				sb_printf(sb, " %s_%s_us=-", sirq_names[k],
 					  lat_names[p]);
 		} else {
-			for (p = 0; p < LAT_NR; p++)
-				sb_printf(sb, " %s_%s_us=%.1f", sirq_names[k],
-					  lat_names[p], sum.val[p] / 1000.0);
+			for (p = 0; p < LAT_NR; p++) {
+				sb_printf(sb, " %s_%s_us=", sirq_names[k],
+					  lat_names[p]);
+				lat_format_us(sum.val[p], sb);
+			}
 		}
 		free(vals[k]);
 	}

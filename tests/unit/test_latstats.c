@@ -130,6 +130,11 @@ static void test_format(void)
 	lat_format(&s, &sb);
 	check(!strcmp(buf, "p50_us=500.0 p90_us=1.2 p99_us=1.3 p999_us=0.0 "
 		      "max_us=0.1"), "format: one decimal, half up: %s", buf);
+	/* where printf's "%.1f" of ns / 1000.0 gives 100.0 (binary doubles) */
+	sb.len = 0;
+	lat_format_us(100050, &sb);
+	check(!strcmp(buf, "100.1"), "format_us: 100050 ns is 100.1, as lat_format: %s",
+	      buf);
 	sb.len = 0;
 	lat_format_bounded(&s, &sb);
 	check(!strcmp(buf, "none"), "format: no bound -> none");
