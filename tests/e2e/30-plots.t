@@ -416,6 +416,11 @@ mkdir -p "$TMP/bin"
 printf '#!/bin/sh\necho "broken gnuplot" >&2\nexit 1\n' >"$TMP/bin/gnuplot"
 chmod +x "$TMP/bin/gnuplot"
 refuse "refused: gnuplot failing" "gnuplot failed" env PATH="$TMP/bin:$PATH" "$PLOT" "$TMP/bad-gnuplot"
+# both formats fail at once (they are drawn side by side): one error line
+check "gnuplot failing: one error line, naming the figure, the format and gnuplot's words" \
+	bash -c "out=\$(PATH='$TMP/bin:$PATH' '$PLOT' '$TMP/bad-gnuplot' 2>&1); echo \"\$out\";
+		[ \"\$(grep -c ': error: ' <<<\"\$out\")\" = 1 ] &&
+		grep -q 'error: gnuplot failed on plots/livelock.gp (png): broken gnuplot\$' <<<\"\$out\""
 check "nothing written when gnuplot fails" nothing_written "$TMP/bad-gnuplot"
 
 [ "$T_FAILED" = 0 ]
