@@ -251,6 +251,33 @@ PY
 }
 check "vanilla: the boot's traced window parses into softirq figures (tracefs text, nothing overrun)" traced_boot vanilla
 
+# The same ring buffer's raw pages (tracedump, as the softirq experiment's
+# dumps send them, base64 on the console) decoded by ftraceraw.py: the
+# same events, times, tasks and contexts as the kernel's own text, and
+# the same figures.
+raw_as_text()
+{
+	local c=$RUN/guests/$1-r1/console.log
+
+	tr -d '\r' <"$c" | sed -n 's/^lab: trace-raw //p' | base64 -d >"$RUN/$1.trace-raw" || return 1
+	PYTHONPATH=$LAB_TOP/lab/lib/py python3 - "$RUN/$1.trace" "$RUN/$1.trace-raw" <<'PY' >>"$T_LOG" 2>&1
+import sys, softirqtrace as T, ftraceraw as R
+text = T.parse(open(sys.argv[1]).read())
+blob = open(sys.argv[2], "rb").read()
+raw, missed = R.decode(blob)
+key = lambda e: (e.ts_us, e.comm, e.pid, e.cpu, e.flags, e.name)
+print(f"{sys.argv[2]}: {len(blob)} bytes, {len(raw)} events (text {len(text)}), missed {missed}")
+bad = [(a, b) for a, b in zip(text, raw) if key(a) != key(b)]
+for a, b in bad[:5]:
+    print(f"text {a}\nraw  {b}")
+same = (R.is_raw(blob) and missed == 0 and len(raw) == len(text) > 0 and not bad
+        and T.summary_lines(T.figures(raw)) == T.summary_lines(T.figures(text)))
+print("\n".join(T.summary_lines(T.figures(raw))))
+sys.exit(0 if same else 1)
+PY
+}
+check "vanilla: the boot trace's raw pages decode into the text's events and figures (ftraceraw.py)" raw_as_text vanilla
+
 # console line "lab: <tag> ..." of variant $1 as key=value words
 line()
 {

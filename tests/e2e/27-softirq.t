@@ -42,11 +42,12 @@ exit_is()
 check "sirqprobe -k nope: usage error" exit_is 2 "$tools/sirqprobe" -k nope
 check "sirqprobe -T 999 (below 1 ms): usage error" exit_is 2 "$tools/sirqprobe" -T 999
 check "spin -n 17: usage error" exit_is 2 "$tools/spin" -n 17
+check "tracedump without a tag: usage error" exit_is 2 "$tools/tracedump"
 in_initramfs()
 {
 	cpio -t <"$LAB_BUILD/initramfs.cpio" 2>/dev/null | grep -qx "$1"
 }
-for f in bin/sirqprobe bin/spin; do
+for f in bin/sirqprobe bin/spin bin/tracedump; do
 	check "initramfs has $f" in_initramfs "$f"
 done
 

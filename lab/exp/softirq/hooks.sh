@@ -85,9 +85,9 @@ trace_extract()
 		sleep 0.1
 	done
 	[ -n "$end" ] || die "$CUR: the trace dump '$1' did not reach $port within 60 s"
-	awk -v tag="$1" '$0 == "# lab-trace begin tag=" tag { on = 1; next }
-		on && index($0, "# lab-trace end tag=" tag " ") == 1 { exit }
-		on' "$port" >"$2" || die "$CUR: cannot write $2"
+	# binary frames (lab/tools/tracectl.h): cut by their lengths, not lines
+	/usr/bin/python3 "$LAB_TOP/lab/lib/py/ftraceraw.py" extract "$port" "$1" "$2" ||
+		die "$CUR: cannot extract the trace dump '$1' into $2"
 	printf '%s\n' "${end#"# lab-trace end tag=$1 "}" | sed 's/\([a-z_0-9]*\)=/trace.\1=/g'
 }
 
@@ -163,9 +163,10 @@ measure_phase()
 	# the pipeline's subshell)
 	win=$(window_ns "$raw")
 	sirq=$(guest_ok "sirq *" sirq "${win% *}" "${win#* }")
-	# the dump is the guest formatting every event as text at its fixed
-	# speed: ~10 s for a flooded phase's 12 s, more than the snapshots'
-	# 20 s for a busy one's (every busy loop's switches)
+	# the dump copies the ring buffer's pages (~2 MB for a flooded
+	# phase's 12 s, ~1 s); a busy phase's 12 s fill the 8 MB buffer with
+	# every busy loop's switches: more than the snapshots' 20 s allowed
+	# while the guest formatted them as text
 	[ "$pass" != traced ] ||
 		SNAP_TIMEOUT_MS=180000 guest_ok "trace dump *" trace dump "$VARIANT-r$REP-$kind$level" >/dev/null
 	{
@@ -185,9 +186,11 @@ measure_phase()
 }
 
 # --dry-run's estimate (s) for <boots>: per boot ~10 s of boot and settle,
-# an untraced phase its warm-up, window and ~3.5 s of snapshots, probes
-# and drain, a traced one its warm-up, window and ~7 s (the trace's dump
-# and cut): run softirq-20261207-105221 took 25:19 where this says 24:54
+# an untraced phase its warm-up, window and ~2 s of snapshots, probes
+# and drain, a traced one its warm-up, window and ~3 s (the dump of the
+# ring buffer's pages and their cut): one default boot of ksoftirqd-fix
+# took 69 s where this says 72 (it said 89 while the guest formatted the
+# trace as text: ~90 s a boot then, softirq-20261207-172004)
 exp_dry_secs()
 {
 	local plain traced ph
@@ -195,7 +198,7 @@ exp_dry_secs()
 	plain=$(points_per_boot)
 	traced=$(for ph in $(phases_in_order 1); do phase_passes "${ph%%:*}" "${ph#*:}"; done | grep -c traced || true)
 	plain=$((plain - traced))
-	echo $(($1 * (10 + plain * (WARMUP + WINDOW) + plain * 7 / 2 + traced * (WARMUP + TRACE_WINDOW + 7))))
+	echo $(($1 * (10 + plain * (WARMUP + WINDOW + 2) + traced * (WARMUP + TRACE_WINDOW + 3))))
 }
 
 exp_prereqs()

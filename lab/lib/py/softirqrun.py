@@ -93,12 +93,12 @@ def trace_path(run_path, row):
 def trace_figures(run_path, row):
     """The traced point's figures over its window, None without a trace."""
     try:
-        with open(trace_path(run_path, row), encoding="utf-8", errors="replace") as f:
-            text = f.read()
+        with open(trace_path(run_path, row), "rb") as f:
+            blob = f.read()
     except FileNotFoundError:
         return None
     lo, hi = num(row, "win_from_ns"), num(row, "win_to_ns")
-    return T.figures(T.parse(text), lo / 1000 if lo else None, hi / 1000 if hi else None)
+    return T.figures(T.load(blob), lo / 1000 if lo else None, hi / 1000 if hi else None)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""A guest's ftrace text (tracefs "trace" of one CPU, the events of
-lab/guest/trace-ctl) turned into the figures of the softirq experiment:
+"""A guest's ftrace events (tracefs's text of one CPU, or the raw pages
+ftraceraw.py decodes; the events of lab/tools/tracectl.c) turned into the
+figures of the softirq experiment:
 
 - per softirq vector: how long it waited from its first raise since its
   last entry to its next entry (as bcc's softirqslower does: a
@@ -60,6 +61,16 @@ def parse_line(line):
 
 def parse(text):
     return tuple(e for e in (parse_line(x) for x in text.splitlines()) if e is not None)
+
+
+def load(blob):
+    """The events of a dump as the trace port carried it: the raw frames
+    of lab/tools/tracectl.h (ftraceraw.py), or tracefs's text (the dumps of
+    runs before the raw frames, and the boot trace's console lines)."""
+    import ftraceraw
+    if ftraceraw.is_raw(blob):
+        return ftraceraw.decode(blob)[0]
+    return parse(blob.decode("utf-8", errors="replace"))
 
 
 def fields(rest):
@@ -208,5 +219,5 @@ def summary_lines(f):
 
 if __name__ == "__main__":
     import sys
-    with open(sys.argv[1], encoding="utf-8", errors="replace") as fh:
-        print("\n".join(summary_lines(figures(parse(fh.read())))))
+    with open(sys.argv[1], "rb") as fh:
+        print("\n".join(summary_lines(figures(load(fh.read())))))
