@@ -192,9 +192,9 @@ check_prereqs()
 	need_cmd ip virsh qemu-system-x86_64 taskset jq cpio
 	for v in $VARIANTS; do
 		[ -f "$(kernel_dir "$v")/bzImage" ] ||
-			die "no kernel for $v at $(kernel_dir "$v")/bzImage: run 'make kernels'"
+			die "no kernel for $v at $(kernel_dir "$v")/bzImage: run 'make kernels VARIANTS=$(variant_kernel "$v")'"
 		kernel_is_ours "$v" ||
-			die "the kernel at $(kernel_dir "$v") was built from other patches or config fragments than this clone's (another clone's, or before a change): run 'make kernels'"
+			die "the kernel at $(kernel_dir "$v") was built from other patches or config fragments than this clone's (another clone's, or before a change): run 'make kernels VARIANTS=$(variant_kernel "$v")'"
 	done
 	[ -x "$TOOLS/chanctl" ] || die "$TOOLS/chanctl missing: run 'make tools'"
 	[ -f "$INITRD" ] || die "$INITRD missing: run 'make initramfs'"
@@ -287,15 +287,23 @@ driver_main()
 	parse_opts "$@"
 	if [ "$DRY_RUN" = 1 ]; then
 		dry_run
+		run_deferred
 		exit 0
 	fi
 	need_root "lab/$LAB_PROG"
 	# Locks first: a second run is told one is in progress, whatever
 	# else it lacks (an initramfs being rebuilt, a kernel being built).
 	take_lab_lock run
+	install_cleanup_traps
+	# --variant's kernels: built (or found up to date) before the run
+	# holds the kernels' lock for its own boots
+	if [ -n "$OWN_NAMES" ]; then
+		log "your variants: $OWN_NAMES (lab/kernel/build)"
+		# shellcheck disable=SC2086 # one name per word
+		DEBUG=$DEBUG "$LAB_TOP/lab/kernel/build" $OWN_NAMES || die "could not build $OWN_NAMES"
+	fi
 	take_lab_lock "kernels$([ "$DEBUG" = 1 ] && echo -debug)"
 	check_prereqs
-	install_cleanup_traps
 	pin_host_side
 	HOST_ACCEL=$(host_accel)
 	ACCEL_USED=$(speed_accel "$HOST_ACCEL")
@@ -307,6 +315,8 @@ driver_main()
 	write_params
 	# the rules the run is judged under, beside today's (lab/analyze)
 	cp "$LAB_RULES" "$RUN/rules.tsv" || die "cannot write $RUN/rules.tsv"
+	# the variants of --variant, as built
+	[ -z "$OWN_NAMES" ] || cp "$LAB_VARIANTS_FILE" "$RUN/variants" || die "cannot write $RUN/variants"
 	awk -v header=1 -f "$LAB_TOP/lab/lib/stats.awk" -f "$LAB_TOP/lab/lib/snapshot.awk" \
 		-f "${EXP_POINT:-$LAB_TOP/lab/exp/$EXP/point.awk}" >"$RUN/points.csv"
 	netns_create

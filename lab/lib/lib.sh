@@ -123,7 +123,8 @@ need_cmd()
 }
 
 # Variants: one per line in lab/kernel/variants,
-# "name [tree=version] [series-dir...] [cmdline=param...]".
+# "name [tree=version] [series-dir...] [has=mechanism,...] [config=fragment]
+# [cmdline=param...]".
 known_variants()
 {
 	awk '!/^[[:space:]]*(#|$)/ { print $1 }' "$LAB_VARIANTS_FILE"
@@ -133,6 +134,14 @@ variant_series_dirs()
 {
 	awk -v v="$1" '$1 == v { for (i = 2; i <= NF; i++) if ($i !~ /=/) print $i }' \
 		"$LAB_VARIANTS_FILE"
+}
+
+# The mechanisms its tree must contain (has=, lab/kernel/check-tree), one a
+# line; none for a variant without has=
+variant_has()
+{
+	awk -v v="$1" '$1 == v { for (i = 2; i <= NF; i++) if ($i ~ /^has=/) print substr($i, 5) }' \
+		"$LAB_VARIANTS_FILE" | tr ',' '\n' | grep . || true
 }
 
 # The Debian linux-source the variant builds from (tree=, default 6.12)
@@ -263,6 +272,9 @@ config_fragments()
 	echo "$LAB_TOP/lab/kernel/guest.config"
 	[ ! -f "$t" ] || echo "$t"
 	[ "${DEBUG:-0}" = 0 ] || echo "$LAB_TOP/lab/kernel/debug.config"
+	# config=<fragment>: the variant's own, last (its options win)
+	awk -v v="$1" -v top="$LAB_TOP" '$1 == v { for (i = 2; i <= NF; i++) if ($i ~ /^config=/) {
+		f = substr($i, 8); print (f ~ /^\// ? f : top "/" f) } }' "$LAB_VARIANTS_FILE"
 }
 
 # Hash of a variant's config fragments (stamped into its kernel's info)

@@ -15,6 +15,9 @@ CMDLINE_EXTRA=${CMDLINE_EXTRA:-}
 PLOT=${PLOT:-1}
 NOTE=${NOTE:-}
 DRY_RUN=0
+# --variant NAME=DIR, each; the names, once set up (own_variants_setup)
+OWN_VARIANTS=${OWN_VARIANTS:-}
+OWN_NAMES=
 # the experiment's params.sh sets its own default first (lab/lib/guest.sh)
 SPEED=${SPEED:-native}
 
@@ -54,6 +57,13 @@ common_usage()
                         N = 1..10), or native (as fast as the host runs
                         it)                                      [$SPEED]
   -u, --uri URI         use this libvirt instead of a private libvirtd
+      --variant NAME=DIR  a kernel of your own, added to the variants:
+                        the patches in DIR (git format-patch output, or
+                        a quilt "series" file and its patches) on
+                        vanilla's tree; DIR/config a config fragment for
+                        it alone, DIR/has the mechanisms its tree
+                        contains (has= of lab/kernel/variants); built
+                        when needed.  Repeatable; no spaces in DIR
   -o, --out DIR         results directory  [results/$1<timestamp>]
       --debug           boot the DEBUG=1 (lockdep) kernels
       --no-plot         leave the plots and the report for later
@@ -87,6 +97,7 @@ common_opt()
 	--cmdline) arg "$@"; CMDLINE_EXTRA=$OPTVAL ;;
 	--note) arg "$@"; NOTE=$OPTVAL ;;
 	--dry-run) DRY_RUN=1; OPT_ARGS=1 ;;
+	--variant) arg "$@"; OWN_VARIANTS="${OWN_VARIANTS:+$OWN_VARIANTS }$OPTVAL" ;;
 	*) return 1 ;;
 	esac
 }
@@ -121,8 +132,83 @@ default_reps()
 	fi
 }
 
+# own_variant_dir <spec>: the directory of --variant NAME=DIR, checked
+# (a name of its own, a directory with a series file or *.patch files)
+own_variant_dir()
+{
+	local spec=$1 name dir
+
+	name=${spec%%=*} dir=${spec#*=}
+	if [ "$name" = "$spec" ] || [ -z "$name" ] || [ -z "$dir" ]; then
+		bad "--variant '$spec': NAME=DIR, please"
+	fi
+	[[ $name =~ ^[A-Za-z0-9_.-]+$ ]] || bad "--variant '$name': a name of letters, digits, '_', '.' and '-'"
+	! known_variants | grep -qxF -- "$name" ||
+		bad "--variant $name: $LAB_VARIANTS_FILE has a variant of that name"
+	dir=$(realpath -e -- "$dir" 2>/dev/null) || dir=
+	[ -d "${dir:-/nonexistent}" ] || bad "--variant $name: no directory '${spec#*=}'"
+	if [ -f "$dir/series" ]; then
+		series_patches "$dir" >/dev/null
+	elif ! compgen -G "$dir/*.patch" >/dev/null; then
+		bad "--variant $name: no series file and no *.patch in $dir"
+	fi
+	printf '%s\n' "$dir"
+}
+
+# own_variant_line <name> <dir> <workdir>: the variants-file line of
+# --variant NAME=DIR (a series file made in <workdir>/NAME for a directory
+# of git format-patch output)
+own_variant_line()
+{
+	local name=$1 dir=$2 work=$3 sdir=$2 f line
+
+	if [ ! -f "$dir/series" ]; then
+		sdir=$work/$name
+		mkdir -p "$sdir" || die "cannot make $sdir"
+		for f in "$dir"/*.patch; do
+			cp "$f" "$sdir/" || die "cannot copy $f"
+			basename "$f" >>"$sdir/series"
+		done
+	fi
+	line="$name	$sdir"
+	[ ! -s "$dir/has" ] || line="$line	has=$(tr -d ' \t\n' <"$dir/has")"
+	[ ! -f "$dir/config" ] || line="$line	config=$dir/config"
+	printf '%s\n' "$line"
+}
+
+# --variant NAME=DIR: a variants file of the lab's and these (a temporary
+# one, LAB_VARIANTS_FILE for this process and what it starts, kept in the
+# results directory), the names added to VARIANTS and to OWN_NAMES
+# (driver_main builds them).  Every spec is checked before anything is
+# written.  No tracked file changes.
+own_variants_setup()
+{
+	local spec dirs=() work i=0
+
+	[ -n "$OWN_VARIANTS" ] || return 0
+	for spec in $OWN_VARIANTS; do
+		dirs+=("$(own_variant_dir "$spec")") || exit 1
+	done
+	mkdir -p "$LAB_BUILD" || die "cannot make $LAB_BUILD"
+	work=$(mktemp -d "$LAB_BUILD/own-variants.XXXXXX") || die "cannot make a directory in $LAB_BUILD"
+	defer rm -rf "$work"
+	cp "$LAB_VARIANTS_FILE" "$work/variants" || die "cannot copy $LAB_VARIANTS_FILE"
+	for spec in $OWN_VARIANTS; do
+		own_variant_line "${spec%%=*}" "${dirs[i]}" "$work" >>"$work/variants"
+		i=$((i + 1))
+		case " $VARIANTS " in
+		*" ${spec%%=*} "*) ;;
+		*) VARIANTS="$VARIANTS ${spec%%=*}" ;;
+		esac
+		OWN_NAMES="${OWN_NAMES:+$OWN_NAMES }${spec%%=*}"
+	done
+	LAB_VARIANTS_FILE=$work/variants
+	export LAB_VARIANTS_FILE
+}
+
 check_common_opts()
 {
+	own_variants_setup
 	# shellcheck disable=SC2086
 	if [ "${SETTING_VARIANTS:-0}" = 1 ]; then
 		check_run_variants $VARIANTS

@@ -164,8 +164,21 @@ fake_tree "$tmp/lock" spin_lock
 fake_tree "$tmp/fix" spin_lock fix
 refuse "check-tree fails loudly if the base tree brings the trylock back" \
 	"spin_trylock\(root_lock\) again" "$LAB_TOP/lab/kernel/check-tree" "$tmp/trylock" vanilla
-refuse "check-tree fails if an ablation variant lacks the trylock" \
-	"must restore spin_trylock" "$LAB_TOP/lab/kernel/check-tree" "$tmp/lock" x+trylock
+# what a tree must contain is each variant's has= (the variants file),
+# never its name: a variants file of one's own, as LAB_VARIANTS_FILE
+printf 'vanilla\nx\thas=trylock\nmy-fix\thas=ksoftirqd-deferral\nksoftirqd-fix-copy\nodd\thas=ksoftirqd-deferral,threads\n' \
+	>"$tmp/decl-variants"
+decl()
+{
+	LAB_VARIANTS_FILE="$tmp/decl-variants" "$LAB_TOP/lab/kernel/check-tree" "$@"
+}
+refuse "check-tree fails if a variant declaring has=trylock lacks the trylock" \
+	"must restore spin_trylock" decl "$tmp/lock" x
+check "check-tree takes the fix in my-fix, which declares has=ksoftirqd-deferral" decl "$tmp/fix" my-fix
+refuse "check-tree refuses the fix in ksoftirqd-fix-copy, which does not declare it (the name says nothing)" \
+	"ksoftirqd-fix-copy: kernel/softirq.c has ksoftirqd_running" decl "$tmp/fix" ksoftirqd-fix-copy
+refuse "check-tree refuses a mechanism it does not know" "has=threads: no such mechanism" decl "$tmp/fix" odd
+refuse "check-tree refuses a variant its variants file lacks" "unknown variant 'nope'" decl "$tmp/fix" nope
 check "check-tree accepts spin_lock() for a normal variant" \
 	"$LAB_TOP/lab/kernel/check-tree" "$tmp/lock" vanilla
 refuse "check-tree fails if v6.1 lacks Eric Dumazet's fix" \
@@ -177,8 +190,8 @@ refuse "check-tree fails if vanilla has the fix" \
 check "check-tree accepts the fix in v6.1 and ksoftirqd-fix" \
 	bash -c "'$LAB_TOP/lab/kernel/check-tree' '$tmp/fix' v6.1 && '$LAB_TOP/lab/kernel/check-tree' '$tmp/fix' ksoftirqd-fix"
 
-# 6.12's fair deadline server: on (50 ms) everywhere but in
-# *+no-fair-server (0); a tree without it (6.1) has nothing to check
+# 6.12's fair deadline server: on (50 ms) everywhere but where a variant
+# says has=no-fair-server (0); a tree without it (6.1) has nothing to check
 fake_tree "$tmp/fs0" spin_lock "" 0
 fake_tree "$tmp/nofs" spin_lock "" none
 check "check-tree accepts the server off in vanilla+no-fair-server" \

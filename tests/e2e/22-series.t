@@ -87,7 +87,7 @@ people_ok()
 	done
 }
 
-# The cover letter: short (the lab's narrative is in README.md), marked not
+# The cover letter: short (the lab's narrative is in README.md and docs/), marked not
 # for merging, saying who signs, linking the revert's thread.
 REVERT_LINKS="https://lore.kernel.org/netdev/305d7742212cbe98621b16be782b0562f1012cb6.camel@redhat.com
 https://lore.kernel.org/r/57e66b364f1b6f09c9bc0316742c3b14f4ce83bd.1683526542.git.pabeni@redhat.com"
@@ -158,13 +158,13 @@ check "no series patch touches include/linux/kthread.h; netdevice.h only series-
 facts_files()
 {
 	ls "$LAB_TOP"/series-*/0*.patch "$LAB_TOP"/lab/ablations/*/0*.patch \
-		"$LAB_TOP"/lab/kernel/check-tree "$LAB_TOP"/README.md
+		"$LAB_TOP"/lab/kernel/check-tree "$LAB_TOP"/README.md "$LAB_TOP"/docs/*.md
 }
 check "3bcb846ca4cf is never dated v4.7 (it is v4.8)" \
 	bash -c "! grep -nE 'net_tx_action\(\)\"?\)?\"?, v4\.7|3bcb846ca4cf.*\(v4\.7\)|^v4\.7\)' $(facts_files | tr '\n' ' ')"
-check "3bcb846ca4cf is dated v4.8 in the ablation, check-tree and README" \
+check "3bcb846ca4cf is dated v4.8 in the ablation, check-tree, README and docs/tx.md" \
 	bash -c "grep -q 'v4.8' '$LAB_TOP'/lab/ablations/trylock/0001-*.patch && grep -q 'v4.8' '$LAB_TOP/lab/kernel/check-tree' &&
-		grep -q '3bcb846ca4cf.*v4\.8' '$LAB_TOP/README.md'"
+		grep -q '3bcb846ca4cf.*v4\.8' '$LAB_TOP/README.md' && grep -q '3bcb846ca4cf.*v4\.8' '$LAB_TOP/docs/tx.md'"
 check "no claim that the revert's latency cost 'does not show'" \
 	bash -c "! cat $(facts_files | tr '\n' ' ') | tr '\n' ' ' | tr -s ' ' | grep -qi 'revert describes does not show'"
 

@@ -410,6 +410,54 @@ bad_case params "params.json is not valid JSON"
 refuse "refused: nonexistent directory" "no such results directory" "$PLOT" "$TMP/nonexistent"
 check "nothing created for: nonexistent directory" test ! -e "$TMP/nonexistent"
 
+# --only: the figures named and no other, the report as always; a name
+# that is no figure, or one this run cannot draw, is refused
+copy_run "$TMP/only"
+check "plots/plot --only livelock,user-share" "$PLOT" --only livelock,user-share "$TMP/only"
+only_drawn()
+{
+	[ "$(find "$1" -maxdepth 1 \( -name '*.png' -o -name '*.svg' \) -printf '%f\n' | sort | paste -sd' ')" = \
+		"livelock.png livelock.svg user-share.png user-share.svg" ] && test -s "$1/report.md"
+}
+check "--only: livelock and user-share drawn (png, svg), no other figure, the report written" only_drawn "$TMP/only"
+refuse "--only: an unknown figure is refused, naming the figures" "no figure 'nope' \\(livelock user-share" \
+	"$PLOT" --only livelock,nope "$TMP/only"
+refuse "--only without its list is refused" "--only needs a list of figures" "$PLOT" --only
+
+# ---- lab/compare ----
+# Two runs: the fixture, and a copy whose threaded-napi delivered 1.1 x as
+# much at every point, made by another lab commit.  B/A is 1.1 for
+# threaded-napi and 1 for the others, each with its interval; the commit
+# is what changed; both runs' verdicts and both curves are there.
+FIX=$LAB_TOP/tests/fixtures/run-sample
+mkdir -p "$TMP/cmp-a" "$TMP/cmp-b"
+cp "$FIX/points.csv" "$FIX/params.json" "$TMP/cmp-a/"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	$c["variant"] == "threaded-napi" { $c["delivered_pps"] = $c["delivered_pps"] * 1.1 } { print }' \
+	"$FIX/points.csv" >"$TMP/cmp-b/points.csv"
+jq '.lab_commit = "0123456" | .run = "cmp-b"' "$FIX/params.json" >"$TMP/cmp-b/params.json"
+check "lab/analyze on both runs" bash -c "'$LAB_TOP/lab/analyze' '$TMP/cmp-a' && '$LAB_TOP/lab/analyze' '$TMP/cmp-b'"
+check "lab/compare A B" bash -c "'$LAB_TOP/lab/compare' -o '$TMP/cmp' '$TMP/cmp-a' '$TMP/cmp-b' >'$TMP/cmp.out'"
+cat "$TMP/cmp.out" >>"$T_LOG"
+check "lab/compare: threaded-napi delivered 1.1 x A's at every rate, the interval around it" \
+	awk '/^threaded-napi at / { n++; split($0, w, "B/A "); split(w[2], x, " ")
+		if (x[1] != "1.100") bad = 1 } END { exit bad || n < 5 }' "$TMP/cmp.out"
+check "lab/compare: ksoftirqd-fix and vanilla unchanged (B/A 1.000)" \
+	awk '/^(vanilla|ksoftirqd-fix) at / { n++; split($0, w, "B/A "); split(w[2], x, " ")
+		if (x[1] != "1.000") bad = 1 } END { exit bad || n < 10 }' "$TMP/cmp.out"
+check "lab/compare: the lab commit is what changed in params.json" \
+	bash -c "grep -q '^| lab_commit | .* | \"0123456\" |\$' '$TMP/cmp/compare.md' &&
+		[ \"\$(sed -n '/^## What changed/,/^## Verdicts/p' '$TMP/cmp/compare.md' | grep -c '^| [a-z]')\" = 2 ]"
+check "lab/compare: both runs' verdicts, each claim a line" \
+	bash -c "sed -n '/^## Verdicts/,/^## Per variant/p' '$TMP/cmp/compare.md' | grep -q '^| dumazet (6.12) | ' &&
+		grep -q '^verdict dumazet (6.12): ' '$TMP/cmp.out'"
+check "lab/compare: both livelock curves drawn (png, svg)" \
+	test -s "$TMP/cmp/compare-livelock.png" -a -s "$TMP/cmp/compare-livelock.svg"
+refuse "lab/compare refuses a directory that is no run, and writes nothing" "no such results directory" \
+	"$LAB_TOP/lab/compare" -o "$TMP/cmp-none" "$TMP/cmp-a" "$TMP/nonexistent"
+check "nothing created for: lab/compare on no run" test ! -e "$TMP/cmp-none"
+refuse "lab/compare refuses one run" "two results directories" "$LAB_TOP/lab/compare" "$TMP/cmp-a"
+
 # a failure half-way (gnuplot broken) leaves nothing behind either
 copy_run "$TMP/bad-gnuplot"
 mkdir -p "$TMP/bin"

@@ -207,3 +207,23 @@ for e in $EXPS; do
 			grep -qE -- "(^| )$o[ ,]" <<<"$1" || { echo "no $o" >&2; exit 1; }
 		done' _ "$help"
 done
+
+# The README is for users: short, every page of docs/ linked from it
+# (the notebook lives there), and no link in either that leads nowhere.
+check "README.md is at most 250 lines ($(wc -l <README.md))" test "$(wc -l <README.md)" -le 250
+for d in docs/*.md; do
+	check "README.md links $d" grep -qF "]($d)" README.md
+done
+dead_links()
+{
+	local f t
+
+	for f in README.md docs/*.md; do
+		grep -oE '\]\([^)#][^)]*\)' "$f" | sed 's/^](//; s/)$//; s/#.*//' | grep -v '^https\?:' |
+			while read -r t; do
+				[ -e "$(dirname "$f")/$t" ] || echo "$f: $t"
+			done
+	done
+}
+check "every relative link of README.md and docs/*.md leads to a file ($(dead_links | paste -sd' '))" \
+	test -z "$(dead_links)"
