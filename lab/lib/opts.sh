@@ -173,7 +173,9 @@ own_variant_line()
 	line="$name	$sdir"
 	[ ! -s "$dir/has" ] || line="$line	has=$(tr -d ' \t\n' <"$dir/has")"
 	[ ! -f "$dir/config" ] || line="$line	config=$dir/config"
-	printf '%s\n' "$line"
+	# where it came from (a made series lives only as long as the run)
+	printf '# --variant %s=%s: %s\n%s\n' "$name" "$dir" \
+		"$([ "$sdir" = "$dir" ] && echo "its series file" || echo "its *.patch files, in name order")" "$line"
 }
 
 # --variant NAME=DIR: a variants file of the lab's and these (a temporary

@@ -142,7 +142,7 @@ check "--upstream adds v6.1-revert, v6.1 and v6.1+threaded" \
 	test "$(variants_after -v vanilla --upstream | tr -s ' ')" = "vanilla v6.1-revert v6.1 v6.1+threaded"
 check "nothing created by any of the above" nothing_created
 
-refuse "missing kernel" "no kernel for vanilla at .*: run 'make kernels'" \
+refuse "missing kernel, naming the one variant to build" "no kernel for vanilla at .*: run 'make kernels VARIANTS=vanilla'" \
 	env LAB_KBUILD="$tmp/empty-kbuild" "$LAB_TOP/lab/run" -o "$rundir" -v vanilla
 # The kernels are shared by every clone: one built from other patches or
 # other config fragments (another clone's) is not booted.
@@ -157,7 +157,7 @@ fake_kernel config "$(variant_series_hash vanilla)" 0123456789ab
 fake_kernel ours "$(variant_series_hash vanilla)" "$(fragments_hash vanilla)"
 for k in series config; do
 	refuse "a kernel built from other $k than this clone's" \
-		"built from other patches or config fragments than this clone's.*run 'make kernels'" \
+		"built from other patches or config fragments than this clone's.*run 'make kernels VARIANTS=vanilla'" \
 		env LAB_KBUILD="$tmp/kb-$k" "$LAB_TOP/lab/run" -o "$rundir" -v vanilla
 done
 # ... while this clone's passes that check and stops at the next (no
