@@ -145,6 +145,9 @@ own_variant_dir()
 	[[ $name =~ ^[A-Za-z0-9_.-]+$ ]] || bad "--variant '$name': a name of letters, digits, '_', '.' and '-'"
 	! known_variants | grep -qxF -- "$name" ||
 		bad "--variant $name: $LAB_VARIANTS_FILE has a variant of that name"
+	# shellcheck disable=SC2086 # one spec per word
+	[ "$(printf '%s\n' $OWN_VARIANTS | grep -c "^$name=")" = 1 ] ||
+		bad "--variant $name: given twice"
 	dir=$(realpath -e -- "$dir" 2>/dev/null) || dir=
 	[ -d "${dir:-/nonexistent}" ] || bad "--variant $name: no directory '${spec#*=}'"
 	if [ -f "$dir/series" ]; then
@@ -166,6 +169,10 @@ own_variant_line()
 		sdir=$work/$name
 		mkdir -p "$sdir" || die "cannot make $sdir"
 		for f in "$dir"/*.patch; do
+			# git format-patch --cover-letter's cover carries no diff
+			case ${f##*/} in
+			0000-cover-letter.patch) continue ;;
+			esac
 			cp "$f" "$sdir/" || die "cannot copy $f"
 			basename "$f" >>"$sdir/series"
 		done

@@ -15,8 +15,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mine=$tmp/outside-the-clone/my-series
 mkdir -p "$mine" "$tmp/empty"
+# git format-patch --cover-letter output as is: its cover is skipped
 cp "$LAB_TOP"/series-ksoftirqd-fix/0*.patch "$mine/"
-rm -f "$mine"/0000-*.patch
 echo ksoftirqd-deferral >"$mine/has"
 RUN=$LAB_BUILD/test-runs/own-variant
 rm -rf "$RUN"
@@ -34,6 +34,8 @@ refuse "--variant under a known variant's name is refused" "has a variant of tha
 	"$LAB_TOP/lab/run" --variant "vanilla=$mine" --dry-run
 refuse "--variant with no patch in its directory is refused" "no series file and no \\*.patch" \
 	"$LAB_TOP/lab/run" --variant "mine=$tmp/empty" --dry-run
+refuse "--variant twice under one name is refused" "--variant mine: given twice" \
+	"$LAB_TOP/lab/run" --variant "mine=$mine" --variant "mine=$mine" --dry-run
 check "--variant --dry-run: the variant joins the boots, nothing built or left behind" \
 	bash -c "out=\$('$LAB_TOP/lab/run' -v vanilla --variant 'mine=$mine' --dry-run 2>&1); echo \"\$out\";
 		grep -q \"variants='vanilla mine'\" <<<\"\$out\" && ! ls -d '$LAB_BUILD'/own-variants.* 2>/dev/null"
