@@ -112,6 +112,12 @@ need_root()
 	[ "$(id -u)" = 0 ] || die "$1 needs root (run as root or with sudo)"
 }
 
+# A gnuplot string literal of $1 (plots/plot, plots/tx-plot, lab/compare)
+gp_str()
+{
+	printf "'%s'" "${1//\'/\'\'}"
+}
+
 need_cmd()
 {
 	local c

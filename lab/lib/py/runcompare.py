@@ -164,8 +164,9 @@ def run_label(run):
             f"rules {p.get('rules_version', '?')}, {p.get('reps', '?')} repetitions)")
 
 
-def report(ra, rb, coverage):
-    """compare.md: the two runs, what changed, the verdicts, the cells."""
+def report(ra, rb, cs, va, vb):
+    """compare.md: the two runs, what changed, the verdicts (va, vb of
+    read_verdicts), the cells (cs of cells())."""
     lines = ["# Two runs compared", "",
              f"A: {run_label(ra)}  ", f"B: {run_label(rb)}", "",
              "B against A: the Hodges-Lehmann ratio (median of every B/A) with its "
@@ -179,7 +180,6 @@ def report(ra, rb, coverage):
     else:
         lines.append("Nothing but the run's own id, times and seed.")
     lines += ["", "## Verdicts", ""]
-    va, vb = read_verdicts(ra.path), read_verdicts(rb.path)
     if va is None or vb is None:
         missing = " and ".join(x.path for x, v in ((ra, va), (rb, vb)) if v is None)
         lines.append(f"No verdicts.json in {missing}: `lab/analyze RUN` writes it.")
@@ -190,7 +190,7 @@ def report(ra, rb, coverage):
     lines += ["", "## Per variant and rate", "",
               "| variant | offered pps | column | A | B | B/A [interval] |",
               "|---|---|---|---|---|---|"]
-    for c in cells(ra, rb, coverage):
+    for c in cs:
         st = ""
         if c.col == "delivered_pps" and (c.starved_a or c.starved_b):
             st = f" (starved {c.starved_a} / {c.starved_b})"
@@ -222,16 +222,15 @@ def curve_data(ra, rb):
     return "\n\n\n".join(blocks) + "\n", names, colours, dashes
 
 
-def summary_lines(ra, rb, coverage):
+def summary_lines(cs, va, vb):
     """What the terminal shows: delivered B/A per variant at each rate both
     runs have, and every verdict that changed."""
     out = []
-    for c in cells(ra, rb, coverage):
+    for c in cs:
         if c.col == "delivered_pps":
             rate = "unlimited" if c.rate == 0 else f"{c.rate} pps"
             out.append(f"{c.variant} at {rate}: delivered {fmt_num(c.a or 0)} -> "
                        f"{fmt_num(c.b or 0)}, B/A {ratio_text(c.ratio)}")
-    va, vb = read_verdicts(ra.path), read_verdicts(rb.path)
     if va and vb:
         for k in sorted(set(va) | set(vb)):
             a, b = va.get(k, ("not judged",))[0], vb.get(k, ("not judged",))[0]
@@ -265,7 +264,9 @@ def main(argv):
     dat, names, colours, dashes = curve_data(ra, rb)
     offered = [P.rate(r) for r in ra.rows + rb.rows if P.rate(r)]
     lo, hi = min(offered), max(offered)
-    files = {"compare.md": report(ra, rb, cov), "compare.dat": dat,
+    cs = cells(ra, rb, cov)
+    va, vb = read_verdicts(ra.path), read_verdicts(rb.path)
+    files = {"compare.md": report(ra, rb, cs, va, vb), "compare.dat": dat,
              "meta.gp": (f"xmin = {lo}\nxmax = {hi}\nlogx = {int(hi >= DECADE * lo)}\n"
                          f"variants = \"{' '.join(names)}\"\nnv = {len(names)}\n"
                          f"colours = \"{' '.join(colours)}\"\ndashes = \"{' '.join(dashes)}\"\n"
@@ -274,7 +275,7 @@ def main(argv):
     for name, text in files.items():
         with open(os.path.join(args.out, name), "w", encoding="utf-8") as f:
             f.write(text)
-    print("\n".join(summary_lines(ra, rb, cov)))
+    print("\n".join(summary_lines(cs, va, vb)))
     return 0
 
 
