@@ -3,6 +3,7 @@
 # Kernel pipeline: every variant builds from the Debian tarball, each
 # branch is exactly base + its series, vanilla has none, bad input is
 # refused, and the build-time checks (trylock, the ksoftirqd fix) can fail.
+# tests/run: busy
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"

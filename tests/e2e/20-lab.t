@@ -325,7 +325,7 @@ rm -rf "$RUN-off"
 OFF=$RUN-off/a-results-directory-nested-deep-enough-that-no-unix-socket-path-fits-in-it
 check "lab/run: threaded-napi with virtio_net.napi_threaded=0 appended" \
 	"$LAB_TOP/lab/run" -v threaded-napi --cmdline virtio_net.napi_threaded=0 -r $LO --lat-rates "" \
-	-n 1 -W 1 -w 2 -o "$OFF"
+	-n 1 -W 1 -w 2 --speed native --no-plot -o "$OFF"
 check "threaded-napi, parameter off: boots with threaded=0 and no napi thread" \
 	bash -c "grep -a 'lab: boot release' '$OFF/guests/threaded-napi-r1/console.log' | tr -d '\r' | grep -q 'threaded=0 napi_threads=\$'"
 off_val()

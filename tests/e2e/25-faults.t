@@ -37,7 +37,7 @@ start_lab()
 	# SIGINT ignored (and so may whatever started the tests), and a
 	# signal ignored when bash starts cannot be trapped.
 	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec: $!\n"' \
-		"$LAB_TOP/lab/run" -v vanilla --speed native -n 1 -W 0 -w 1 --lat-rates "" -o "$RUN" "$@" >"$base/$name.log" 2>&1 &
+		"$LAB_TOP/lab/run" -v vanilla --speed native -n 1 -W 0 -w 1 --lat-rates "" --no-plot -o "$RUN" "$@" >"$base/$name.log" 2>&1 &
 	LAB_PID=$!
 }
 

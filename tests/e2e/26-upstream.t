@@ -20,7 +20,7 @@ check "make initramfs" make -s -C "$LAB_TOP" initramfs
 # guest past its knee, not starved; no latency pass (nothing here reads it)
 rate=16000
 check "lab/run --upstream: the three 6.1 variants, one short point at $rate pps" \
-	"$LAB_TOP/lab/run" --upstream -v "" -r "$rate" --lat-rates "" -n 1 -W 1 -w 2 -o "$RUN"
+	"$LAB_TOP/lab/run" --upstream -v "" -r "$rate" --lat-rates "" -n 1 -W 1 -w 2 --no-plot -o "$RUN"
 
 # a column of variant $1's throughput row
 col()
@@ -77,7 +77,7 @@ check "check-tree: the fair server starts with runtime 0 in vanilla+no-fair-serv
 refuse "check-tree refuses vanilla's tree under that name (the server on)" \
 	"the fair server starts with runtime '50 " "$LAB_TOP/lab/kernel/check-tree" "$LAB_KBUILD/linux" vanilla+no-fair-server
 check "lab/run vanilla+no-fair-server, one point at 48000 pps" \
-	"$LAB_TOP/lab/run" -v vanilla+no-fair-server -r 48000 --lat-rates "" -n 1 -W 1 -w 2 -o "$NFS"
+	"$LAB_TOP/lab/run" -v vanilla+no-fair-server -r 48000 --lat-rates "" -n 1 -W 1 -w 2 --no-plot -o "$NFS"
 check "vanilla+no-fair-server: the console says the server is off" \
 	bash -c "tr -d '\r' <'$NFS/guests/vanilla+no-fair-server-r1/console.log' | grep -q 'sched: fair server disabled (lab ablation)'"
 check "vanilla+no-fair-server at 48000 pps: not starved, NET_RX in irq context (> 25 %), the sampler waited < 10 %" \
@@ -97,6 +97,6 @@ printf '%s\t%s\t%s\n' v6.1+slice3ms v6.1 sched:slice=3000000 >"$LAB_BUILD/test-r
 refuse "a 6.1 guest refuses an EEVDF slice, and the run stops" \
 	"the guest refused sched:slice=3000000: sched:slice=3000000 readback=0 pid=[0-9]+ comm=ksoftirqd/0 FAIL" \
 	env LAB_DEFENCES_FILE="$LAB_BUILD/test-runs/defences-6.1" "$LAB_TOP/lab/run" -v v6.1+slice3ms -r 16000 \
-	--lat-rates "" -n 1 -W 1 -w 2 -o "$LAB_BUILD/test-runs/slice-6.1"
+	--lat-rates "" -n 1 -W 1 -w 2 --speed native -o "$LAB_BUILD/test-runs/slice-6.1"
 refuse "UPSTREAM must be 0 or 1" "UPSTREAM='2' must be 0 or 1" \
 	env UPSTREAM=2 "$LAB_TOP/lab/run" -o "$LAB_BUILD/test-runs/never"

@@ -44,7 +44,7 @@ check "make initramfs" make -s -C "$LAB_TOP" initramfs
 # 6 x the knee: vanilla starves there (e2e/20-lab); the fix's deferral
 # hands NET_RX to ksoftirqd/0 and the receiver gets its packets
 check "lab/run --variant mine=DIR: built on vanilla's tree, one point at 48000 pps" \
-	"$LAB_TOP/lab/run" -v "" --variant "mine=$mine" -r 48000 --lat-rates "" -n 1 -W 1 -w 2 -o "$RUN"
+	"$LAB_TOP/lab/run" -v "" --variant "mine=$mine" -r 48000 --lat-rates "" -n 1 -W 1 -w 2 --no-plot -o "$RUN"
 check "the build checked the tree for what DIR/has declares" \
 	grep -q "check-tree: mine: ksoftirqd deferral (ksoftirqd_running) present as expected" "$T_LOG"
 check "mine's kernel is made of the copied patches (the series hash of ksoftirqd-fix's)" \

@@ -5,6 +5,7 @@
 # give the same verdicts; a v6.1 that delivers no more than v6.1-revert
 # makes Dumazet's verdicts differ, and the section says so.  A run
 # without the 6.1 variants has no such section.
+# tests/run: side
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"

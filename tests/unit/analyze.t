@@ -4,6 +4,7 @@
 # the gates, the verdict rate, every claim reproduced, not reproduced and
 # inconclusive, the extra variants, verdicts.json; Python's unittest
 # (tests/unit/py/test_*.py) through tests/unit/py/tap.py.
+# tests/run: side
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"

@@ -3,6 +3,7 @@
 # The C tools build with -Werror, and their unit tests (the /proc parsers,
 # option helpers, allowlist guard, latency statistics, TX parsers on
 # fixture text: tests/unit/test_*.c) pass.
+# tests/run: side
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"

@@ -8,6 +8,7 @@
 # (their results kept per tree outside the clone, like ccache's objects:
 # see lint_dir); and the experiments' meta files list exactly their
 # options and columns; and no build output is committed.
+# tests/run: side
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"

@@ -3,6 +3,7 @@
 # lab/guest/scan-console: every kind of splat it must catch, in the form a
 # 6.12 kernel prints it, is a hit; a clean console of a DEBUG=1 (lockdep)
 # guest, whose boot talks about lockdep and bugs without any splat, is not.
+# tests/run: side
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # lab/lib/stats.awk and lab/exp/rx/point.awk against inputs whose answers
 # are known by hand (the analysis of the rows: tests/unit/analyze.t).
+# tests/run: side
 set -u
 # shellcheck source=lab/lib/lib.sh
 . "$(dirname "$0")/../../lab/lib/lib.sh"
