@@ -82,6 +82,21 @@ rows_sane()
 }
 check "every row: each probe sampled (BLOCK in BLOCK_SOFTIRQ), the timeouts kept, busy loops and the probe only in the busy phase, traces whole" \
 	rows_sane
+# ksoftirqd's runs and their mean wait on the run queue (schedstat), in
+# every window: the fix's ksoftirqd carries the flood, so it ran and
+# waited; it has no napi thread, so that group's wait is empty, not 0
+schedstat_waits()
+{
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{
+		print $c["phase"], $c["pass"], "ksoftirqd", $c["ksoftirqd_runs_ps"] "/s", $c["ksoftirqd_wait_us"] " us",
+			"napi", $c["napi_runs_ps"] "/s", $c["napi_wait_us"]
+		if (!($c["ksoftirqd_runs_ps"] > 0 && $c["ksoftirqd_wait_us"] ~ /^[0-9]+\.[0-9]$/)) b = 1
+		if ($c["napi_runs_ps"] != 0 || $c["napi_wait_us"] != "") b = 1
+	} END { exit b }' "$csv" >>"$T_LOG"
+}
+check "every row: ksoftirqd's runs and its mean wait per run (schedstat), no napi group for the fix" \
+	schedstat_waits
 trace_counts()
 {
 	python3 "$LAB_TOP/lab/lib/py/softirqtrace.py" "$RUN/raw/ksoftirqd-fix-r1-$1-traced.trace" >"$T_LOG.sq" &&

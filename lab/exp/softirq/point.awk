@@ -21,12 +21,21 @@
 function per_s(x) { return sprintf("%.0f", x / win) }
 function gshare(ns) { return sprintf("%.1f", 100 * ns / (gwin * 1e9 * v["D.ncpu"])) }
 function abs(x) { return x < 0 ? -x : x }
+# the mean wait on the run queue of a thread group's runs over C..D (µs):
+# schedstat's run_delay over its run count (pcount), exact in every
+# window, traced or not (the traced windows' wake->run percentiles are
+# the analysis's); empty when the group did not run
+function wait_per_run(g, n) {
+	n = d(g "_pcount", "C", "D")
+	return n > 0 ? sprintf("%.1f", d(g "_wait_ns", "C", "D") / n / 1000) : ""
+}
 
 BEGIN {
 	columns("run variant rep phase level pass slot pos rate_target busy window_s " \
 		"offered_pps delivered_pps nic_rx_pps net_rx_softirq_ps timer_softirq_ps rcu_softirq_ps " \
 		"block_softirq_ps starved " \
-		"recv_cpu ksoftirqd_cpu napi_cpu spin_iters_ps " \
+		"recv_cpu ksoftirqd_cpu napi_cpu ksoftirqd_runs_ps ksoftirqd_wait_us napi_runs_ps napi_wait_us " \
+		"spin_iters_ps " \
 		"timer_n timer_p50_us timer_p99_us timer_p999_us timer_max_us " \
 		"poll_n poll_p50_us poll_p99_us poll_p999_us poll_max_us " \
 		"rcu_n rcu_p50_us rcu_p99_us rcu_p999_us rcu_max_us " \
@@ -68,6 +77,10 @@ END {
 		r["recv_cpu"] = gshare(d("sink_run_ns", "C", "D"))
 		r["ksoftirqd_cpu"] = gshare(d("ksoftirqd_run_ns", "C", "D"))
 		r["napi_cpu"] = gshare(d("napi_run_ns", "C", "D"))
+		r["ksoftirqd_runs_ps"] = per_gs(d("ksoftirqd_pcount", "C", "D"))
+		r["ksoftirqd_wait_us"] = wait_per_run("ksoftirqd")
+		r["napi_runs_ps"] = per_gs(d("napi_pcount", "C", "D"))
+		r["napi_wait_us"] = wait_per_run("napi")
 		r["window_clock_err_pct"] = sprintf("%.2f", 100 * (gwin / win - 1))
 		r["qemu_vcpu_run_pct"] = sprintf("%.1f", 100 * d("qemu_vcpu_run_ns", "hostC", "hostD") / (win * 1e9))
 		r["gate_clock"] = r["qemu_vcpu_run_pct"] + 0 < rule("gate.tcg_run_pct") &&

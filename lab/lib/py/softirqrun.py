@@ -394,9 +394,13 @@ def busy_rows(pts, variants):
             rows.append([v, str(lv), str(len(ps))]
                         + [fmt(med([num(p.row, c) for p in ps]), nd) for c, nd in
                            (("probe_p50_us", 0), ("probe_ap99_us", 0), ("probe_p999_us", 0),
-                            ("probe_loss_pct", 2), ("delivered_pps", 0), ("spin_iters_ps", 0))])
+                            ("probe_loss_pct", 2), ("delivered_pps", 0), ("spin_iters_ps", 0),
+                            ("ksoftirqd_runs_ps", 0), ("ksoftirqd_wait_us", 0),
+                            ("napi_runs_ps", 0), ("napi_wait_us", 0))])
     return table(["variant", "busy loops", "n", "probe p50 µs", "probe p99 µs (answered)",
-                  "probe p99.9 µs", "probe loss %", "delivered pps", "busy loops' iterations/s"], rows)
+                  "probe p99.9 µs", "probe loss %", "delivered pps", "busy loops' iterations/s",
+                  "ksoftirqd runs/s", "ksoftirqd wait per run µs", "napi runs/s",
+                  "napi wait per run µs"], rows)
 
 
 def overhead_rows(pts, variants):
@@ -551,7 +555,11 @@ def report(run_path, params, rules, own, cs, own_cs, pts, variants, rx):
             "one hardware queue), with the BLOCK softirqs /proc/softirqs counted in the window. "
             "A starved guest's probes run late or not at all.", ""] \
         + probe_rows(pts, variants)
-    out += ["", "## The revert's workload: busy loops, moderate traffic (untraced, medians)", ""] \
+    out += ["", "## The revert's workload: busy loops, moderate traffic (untraced, medians)", "",
+            "The request/response probe's round trips through the NIC; ksoftirqd's and the napi "
+            "threads' runs and their mean wait on the run queue per run, from schedstat "
+            "(run_delay over pcount: exact over the window, untraced; the traced windows' "
+            "wake→run p99 is in the vectors' table when busy phases are traced).", ""] \
         + busy_rows(pts, variants)
     out += ["", "## What tracing costs (paired per boot, medians of traced/untraced)", "",
             "Traced windows feed no throughput figure; this is their own cost in an "
