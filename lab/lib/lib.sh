@@ -142,19 +142,30 @@ variant_series_dirs()
 		"$LAB_VARIANTS_FILE"
 }
 
+# variant_values <variant> <key>: the values of its <key>= tokens, one a
+# line, in the line's order
+variant_values()
+{
+	awk -v v="$1" -v k="$2=" '$1 == v { for (i = 2; i <= NF; i++)
+		if (index($i, k) == 1) print substr($i, length(k) + 1) }' "$LAB_VARIANTS_FILE"
+}
+
 # The mechanisms its tree must contain (has=, lab/kernel/check-tree), one a
 # line; none for a variant without has=
 variant_has()
 {
-	awk -v v="$1" '$1 == v { for (i = 2; i <= NF; i++) if ($i ~ /^has=/) print substr($i, 5) }' \
-		"$LAB_VARIANTS_FILE" | tr ',' '\n' | grep . || true
+	variant_values "$1" has | tr ',' '\n' | grep . || true
 }
 
-# The Debian linux-source the variant builds from (tree=, default 6.12)
+# The Debian linux-source the variant builds from (tree=, the last one;
+# default 6.12)
 variant_tree()
 {
-	awk -v v="$1" '$1 == v { for (i = 2; i <= NF; i++) if ($i ~ /^tree=/) t = substr($i, 6) }
-		END { print t == "" ? "6.12" : t }' "$LAB_VARIANTS_FILE"
+	local t
+
+	t=$(variant_values "$1" tree)
+	t=${t##*$'\n'}
+	echo "${t:-6.12}"
 }
 
 # The control of a tree: its first variant without series (vanilla, v6.1)
@@ -279,8 +290,7 @@ config_fragments()
 	[ ! -f "$t" ] || echo "$t"
 	[ "${DEBUG:-0}" = 0 ] || echo "$LAB_TOP/lab/kernel/debug.config"
 	# config=<fragment>: the variant's own, last (its options win)
-	awk -v v="$1" -v top="$LAB_TOP" '$1 == v { for (i = 2; i <= NF; i++) if ($i ~ /^config=/) {
-		f = substr($i, 8); print (f ~ /^\// ? f : top "/" f) } }' "$LAB_VARIANTS_FILE"
+	variant_values "$1" config | awk -v top="$LAB_TOP" '{ print (/^\// ? $0 : top "/" $0) }'
 }
 
 # Hash of a variant's config fragments (stamped into its kernel's info)

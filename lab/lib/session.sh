@@ -133,8 +133,7 @@ lab_fault()
 # the guest command line tokens of a variant's kernel (lab/kernel/variants)
 variant_cmdline()
 {
-	awk -v v="$(variant_kernel "$1")" '$1 == v { for (i = 2; i <= NF; i++) if ($i ~ /^cmdline=/) printf " %s", substr($i, 9) }' \
-		"$LAB_VARIANTS_FILE"
+	variant_values "$(variant_kernel "$1")" cmdline | awk '{ printf " %s", $0 }'
 }
 
 kernel_dir()
