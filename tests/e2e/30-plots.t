@@ -340,15 +340,22 @@ check "no latency columns: no latency or tradeoff plot" \
 	test -z "$(find "$O" -name 'latency.*' -o -name 'tradeoff.*')"
 check "no latency columns: report says latency was not measured" \
 	grep -q '^Latency was not measured in this run' "$O/report.md"
-# (a run with no verdict point has no claim to measure: the same verdict as
-# the whole run's, inconclusive for want of a verdict point)
-if [ -n "$VR" ]; then
-	check "no latency columns: revert claim not measured" \
-		bash -c "$(declare -f claims_row); claims_row '$O/report.md' d15121be7485 | grep -qF '**Not measured in this run'"
-else
-	check "no latency columns, no verdict point: revert claim inconclusive for want of one" \
-		bash -c "$(declare -f claims_row); claims_row '$O/report.md' d15121be7485 | grep -q '\*\*Inconclusive:\*\* no rate .*no verdict point'"
-fi
+# Without latency columns the revert is not measured, verdict point or not;
+# a run without one (every paced point off its generator) says so in the
+# throughput half.  Both cases are built here, whatever the source run gave.
+check "no latency columns: revert claim not measured" \
+	bash -c "$(declare -f claims_row); claims_row '$O/report.md' d15121be7485 | grep -qF '**Not measured in this run'"
+N=$TMP/no-latency-no-verdict
+copy_run "$N"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	$c["rate_target"] > 0 { $c["gen_err_pct"] = -20 } { print }' "$O/points.csv" >"$N/points.csv"
+check "no latency columns, no verdict point: plots/plot succeeds" "$PLOT" "$N"
+check "no latency columns, no verdict point: none in summary.csv" \
+	test -z "$(csv_col "$N/summary.csv" verdict_rate | tr -d '\n')"
+check "no latency columns, no verdict point: revert claim not measured" \
+	bash -c "$(declare -f claims_row); claims_row '$N/report.md' d15121be7485 | grep -qF '**Not measured in this run'"
+check "no latency columns, no verdict point: its throughput half says there is none" \
+	bash -c "$(declare -f claims_row); claims_row '$N/report.md' d15121be7485 | grep -q 'revert-throughput: no rate .*no verdict point'"
 check "no latency columns: verdict point and MLFRR unchanged" \
 	bash -c "diff <(sed -n '/^## The verdict point/,/^## Published/p' '$RUN/report.md') <(sed -n '/^## The verdict point/,/^## Published/p' '$O/report.md')"
 sha256sum "$O"/*.png "$O"/*.svg "$O/report.md" >"$TMP/sums-old"
