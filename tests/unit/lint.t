@@ -5,8 +5,8 @@
 #   scripts/checkpatch.pl --no-tree -f on lab/tools/*.[ch], with the
 #   exceptions below, each with its reason
 #   Python's own parser on the analysis (standard library only)
-# (their results kept per tree outside the clone, like ccache's objects:
-# see lint_dir); and the experiments' meta files list exactly their
+# (their results kept per file outside the clone, like ccache's objects:
+# see file_keys); and the experiments' meta files list exactly their
 # options and columns; and no build output is committed.
 # tests/run: side
 set -u
@@ -35,6 +35,13 @@ shell_files()
 		done
 }
 
+# The files shellcheck -x follows: those its directives name.
+sourced_files()
+{
+	shell_files | xargs -r grep -hoE '^[[:space:]]*#[ ]shellcheck[ ]source=[^ ]+' |
+		sed 's/.*source=//' | sort -u | while read -r f; do [ ! -f "$f" ] || echo "$f"; done
+}
+
 # Build outputs are never committed (.gitignore: build/ at any depth).
 elf_files()
 {
@@ -45,70 +52,83 @@ check "git ls-files lists no ELF file (build outputs stay under ignored build/)"
 
 # A linter's verdict on the same inputs is the same verdict, so like
 # ccache's objects the results are kept outside the clone, in
-# $LAB_CACHE/lint, under a hash of all the linter reads: its version and
-# options, and every file of the tree git does not ignore (shellcheck -x
-# follows sources wherever they are).  Any change to the tree runs the
-# linter again; LAB_LINT_CACHE=0 runs it whatever is kept.
+# $LAB_CACHE/lint/<linter>-<key of its version and options>/, one per
+# file under a hash of all the linter reads for it: the file, and (for
+# ShellCheck -x) every file its source= directives name (what
+# it follows; any change to one of them lints every shell file again).
+# A commit that changes two files lints two.  LAB_LINT_CACHE=0 runs the
+# linter on every file whatever is kept; results not used for 30 days go.
 LINT_CACHE=$LAB_CACHE/lint
-TREE_KEY=$({ git ls-files; git ls-files --others --exclude-standard; } | sort -u |
-	while read -r f; do [ ! -f "$f" ] || printf '%s\n' "$f"; done |
-	xargs -r -d '\n' sha256sum | sha256sum | cut -d' ' -f1)
 
-# lint_dir <linter> <what it reads besides the tree>: sets LINT_DIR, the
-# directory of its results for this tree, and LINT_NEW, empty when they
-# are kept, else where lint_run is to put them (its list of files first)
-lint_dir()
+# file_keys <shared inputs>: "<key> <file>" for each file on stdin, the key
+# a hash of the file's content and the inputs every file shares
+file_keys()
 {
-	LINT_DIR=$LINT_CACHE/$1-$({ echo "$2"; echo "$TREE_KEY"; } | sha256sum | cut -c1-16)
-	LINT_NEW=
-	if [ "${LAB_LINT_CACHE:-1}" = 1 ] && [ -f "$LINT_DIR/complete" ]; then
-		echo "# $1: the results kept for this tree (${LINT_DIR#"$HOME"/}); LAB_LINT_CACHE=0 runs it again"
-		return 0
-	fi
-	LINT_NEW=$LINT_DIR.new.$$
-	rm -rf "$LINT_NEW"
-	mkdir -p "$LINT_NEW"
-}
+	local shared=$1 f
 
-# lint_run <command...>: unless kept, the command on each file of
-# $LINT_NEW/files (as its last argument), as many at once as there are
-# cores, each file's output and exit status beside it; then kept as
-# $LINT_DIR, and the results of other trees dropped
-lint_run()
-{
-	local old
-
-	[ -n "$LINT_NEW" ] || return 0
-	xargs -r -a "$LINT_NEW/files" -P "$(nproc)" -I{} bash -c \
-		'd=$1 n=${2//\//%}; shift 2; "$@" >"$d/$n.out" 2>&1; echo $? >"$d/$n.rc"' _ "$LINT_NEW" {} "$@" {}
-	touch "$LINT_NEW/complete"
-	rm -rf "$LINT_DIR"
-	mv "$LINT_NEW" "$LINT_DIR"
-	for old in "${LINT_DIR%-*}"-*; do
-		case $old in
-		"$LINT_DIR"|*.new.*) ;;
-		*) rm -rf "$old" ;;
-		esac
+	while read -r f; do
+		printf '%s %s\n' "$({ echo "$shared"; cat "$f"; } | sha256sum | cut -c1-32)" "$f"
 	done
 }
 
-# lint_report <dir> <what>: a check per file, in the order listed
+# lint_dir <linter> <what it reads besides each file>: sets LINT_DIR, the
+# directory of the linter's results for these options
+lint_dir()
+{
+	LINT_DIR=$LINT_CACHE/$1-$(echo "$2" | sha256sum | cut -c1-16)
+	mkdir -p "$LINT_DIR"
+}
+
+# lint_run <shared inputs> <command...>: the command on each file read
+# from stdin (in the order reported) that has no result kept for its key
+# (the file its last argument), as many at once as
+# there are cores; each file's output and exit status kept by key, and
+# $LINT_NEW/keys, "<key> <file>" in order, for lint_report
+lint_run()
+{
+	local shared=$1
+
+	shift
+	LINT_NEW=$(mktemp -d)
+	file_keys "$shared" >"$LINT_NEW/keys"
+	while read -r k f; do
+		if [ "${LAB_LINT_CACHE:-1}" = 1 ] && [ -f "$LINT_DIR/$k.rc" ]; then
+			touch "$LINT_DIR/$k.rc"
+		else
+			printf '%s %s\n' "$k" "$f"
+		fi
+	done <"$LINT_NEW/keys" >"$LINT_NEW/todo"
+	echo "# ${LINT_DIR##*/}: $(wc -l <"$LINT_NEW/todo") of $(wc -l <"$LINT_NEW/keys") files to lint," \
+		"the others' results kept (${LINT_DIR#"$HOME"/}); LAB_LINT_CACHE=0 lints all"
+	# each result written beside its place and moved there whole: a run
+	# interrupted, or another clone's beside it, never leaves half of one
+	# (xargs -L 1 appends each line's key and file to the command)
+	xargs -r -a "$LINT_NEW/todo" -L 1 -P "$(nproc)" bash -c \
+		'd=$1 k=${*: -2:1} f=${*: -1}; shift; set -- "${@:1:$#-2}"
+		"$@" "$f" >"$d/$k.out.$$" 2>&1; echo $? >"$d/$k.rc.$$"
+		mv -f "$d/$k.out.$$" "$d/$k.out"; mv -f "$d/$k.rc.$$" "$d/$k.rc"' _ "$LINT_DIR" "$@"
+	find "$LINT_DIR" -name '*.rc' -mtime +30 | sed 's/\.rc$//' |
+		while read -r k; do rm -f "$k.rc" "$k.out"; done
+}
+
+# lint_report <what>: a check per file, in the order listed
 lint_report()
 {
-	local f
+	local k f
 
-	while read -r f; do
-		check "$2: $f" bash -c 'cat "$1.out"; exit "$(cat "$1.rc")"' _ "$1/${f//\//%}"
-	done <"$1/files"
+	while read -r k f; do
+		check "$1: $f" bash -c 'cat "$1.out"; exit "$(cat "$1.rc")"' _ "$LINT_DIR/$k"
+	done <"$LINT_NEW/keys"
+	rm -rf "$LINT_NEW"
+	LINT_NEW=
 }
 
 # ShellCheck on every shell file (one by one they took 32 s of the unit
 # tests' 50).
 if command -v shellcheck >/dev/null; then
 	lint_dir shellcheck "$(shellcheck --version; cat .shellcheckrc)"
-	[ -z "$LINT_NEW" ] || shell_files >"$LINT_NEW/files"
-	lint_run shellcheck -x
-	lint_report "$LINT_DIR" shellcheck
+	lint_run "$(sourced_files | xargs -r cat)" shellcheck -x < <(shell_files)
+	lint_report shellcheck
 else
 	skip "shellcheck" "shellcheck not installed (make deps)"
 fi
@@ -149,11 +169,11 @@ IGNORE=SPLIT_STRING,VOLATILE,EMBEDDED_FUNCTION_NAME,PREFER_DEFINED_ATTRIBUTE_MAC
 cp=$(checkpatch)
 if [ -n "$cp" ]; then
 	lint_dir checkpatch "$IGNORE $(cat "$cp" "${cp%/*}/spelling.txt" "${cp%/*}/const_structs.checkpatch" 2>/dev/null | sha256sum)"
-	[ -z "$LINT_NEW" ] || printf '%s\n' lab/tools/*.c lab/tools/*.h >"$LINT_NEW/files"
 	# checkpatch exits 0 on warnings: any line it prints fails the file
-	lint_run bash -c 'out=$(perl "$1" --no-tree -f -q --ignore "$2" "$3" 2>&1); rc=$?
-		printf "%s\n" "$out"; [ "$rc" = 0 ] && [ -z "$out" ]' _ "$cp" "$IGNORE"
-	lint_report "$LINT_DIR" "checkpatch --no-tree -f"
+	lint_run "" bash -c 'out=$(perl "$1" --no-tree -f -q --ignore "$2" "$3" 2>&1); rc=$?
+		printf "%s\n" "$out"; [ "$rc" = 0 ] && [ -z "$out" ]' _ "$cp" "$IGNORE" \
+		< <(printf '%s\n' lab/tools/*.c lab/tools/*.h)
+	lint_report "checkpatch --no-tree -f"
 else
 	skip "checkpatch" "no kernel tree and no /usr/src/linux-source-6.12.tar.xz (make deps)"
 fi
