@@ -191,6 +191,29 @@ refuse "check-tree fails if vanilla has the fix" \
 check "check-tree accepts the fix in v6.1 and ksoftirqd-fix" \
 	bash -c "'$LAB_TOP/lab/kernel/check-tree' '$tmp/fix' v6.1 && '$LAB_TOP/lab/kernel/check-tree' '$tmp/fix' ksoftirqd-fix"
 
+# The middle grounds (issue 38), on the trees make kernels made: each
+# mechanism found where its has= says, refused where it does not
+vt()
+{
+	echo "$LAB_KBUILD/v/$1"
+}
+check "check-tree accepts the bounded deferral in ksoftirqd-fix+bounded's tree" \
+	"$LAB_TOP/lab/kernel/check-tree" "$(vt ksoftirqd-fix+bounded)" ksoftirqd-fix+bounded
+check "check-tree accepts the per-vector deferral in per-vector's tree" \
+	"$LAB_TOP/lab/kernel/check-tree" "$(vt per-vector)" per-vector
+refuse "check-tree refuses ksoftirqd-fix+bounded's tree for ksoftirqd-fix (has= does not say bounded-deferral)" \
+	"softirq_defer_until \(a bounded deferral" "$LAB_TOP/lab/kernel/check-tree" "$(vt ksoftirqd-fix+bounded)" ksoftirqd-fix
+refuse "check-tree refuses ksoftirqd-fix's tree for ksoftirqd-fix+bounded (no bound)" \
+	"must bound the deferral" "$LAB_TOP/lab/kernel/check-tree" "$(vt ksoftirqd-fix)" ksoftirqd-fix+bounded
+refuse "check-tree refuses per-vector's tree for vanilla (has= does not say per-vector-deferral)" \
+	"softirq_deferred \(per-vector deferral" "$LAB_TOP/lab/kernel/check-tree" "$(vt per-vector)" vanilla
+refuse "check-tree refuses vanilla's tree for per-vector (no per-vector deferral)" \
+	"must defer per vector" "$LAB_TOP/lab/kernel/check-tree" "$LAB_KBUILD/linux" per-vector
+for v in ksoftirqd-fix+bounded per-vector; do
+	check "$v: every commit builds the files it touches with W=1, no new warning" \
+		"$LAB_TOP/lab/kernel/check-series" "$v"
+done
+
 # 6.12's fair deadline server: on (50 ms) everywhere but where a variant
 # says has=no-fair-server (0); a tree without it (6.1) has nothing to check
 fake_tree "$tmp/fs0" spin_lock "" 0

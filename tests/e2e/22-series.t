@@ -13,7 +13,7 @@ set -u
 # shellcheck source=tests/lib.sh
 . "$LAB_TOP/tests/lib.sh"
 
-SERIES="series-ksoftirqd-fix series-threaded-napi"
+SERIES="series-ksoftirqd-fix series-threaded-napi series-ksoftirqd-bounded series-per-vector"
 
 # ---- the patches ----------------------------------------------------------
 # Subject of a git format-patch file, unfolded, without "[RFC PATCH n/m] ".
@@ -147,6 +147,22 @@ check "threaded-napi: the sysfs patch credits 29863d41bb6e and 5fdd2f0e5c64 by h
 	_ "$(tn_body 001)"
 check "threaded-napi: the virtio_net patch cites db9ae3b6b43c, the driver default reverted from stable" \
 	bash -c 'grep -qF "commit db9ae3b6b43c (\"wireguard: device: enable threaded NAPI\")" <<<"$1"' _ "$(tn_body 002)"
+# The middle grounds credit what they re-make: each of Jakub Kicinski's
+# three patches by its Message-Id, Frederic Weisbecker's proof of concept
+# by subject and tree.
+bounded_credits()
+{
+	local n
+
+	for n in 1 2 3; do
+		body "$(ls "$LAB_TOP"/series-ksoftirqd-bounded/000"$n"-*.patch)" |
+			grep -qF "Jakub Kicinski (Message-Id <20221222221244.1290833-$((n + 1))-kuba@kernel.org>)" || return 1
+	done
+}
+check "ksoftirqd-fix+bounded: each patch credits Kicinski's posting by its Message-Id" bounded_credits
+check "per-vector: the patch credits Weisbecker's \"softirq: Per vector thread deferment\" and its tree" \
+	bash -c 'grep -qF "\"softirq: Per vector thread deferment\" by Frederic Weisbecker" <<<"$1" &&
+		grep -qF "frederic/linux-dynticks" <<<"$1"' _ "$(body "$(ls "$LAB_TOP"/series-per-vector/0001-*.patch)")"
 
 # Cheap rebuilds: kthread.h stays untouched; netdevice.h only by the
 # threaded-napi patch that needs a field (its one full rebuild).
