@@ -114,13 +114,15 @@ last_row_col()
 	last_row_printf %s "$1"
 }
 
-# One variant's kernel as JSON: its info stamp, guest command line and, for
+# One variant's kernel as JSON: its info stamp, guest command line, the
+# mechanisms its kernel has (has=, comma-separated) and, for
 # a setting variant, the kernel variant it boots and its settings.
 kernel_json()
 {
 	jq -Rn --arg cmdline "$(variant_cmdline "$1" | sed 's/^ //')" \
 		--arg kernel "$(variant_kernel "$1")" --arg settings "$(variant_settings "$1" | paste -sd' ')" \
-		'[inputs | capture("^(?<key>[^=]+)=(?<value>.*)$")] | from_entries + {cmdline: $cmdline}
+		--arg has "$(variant_has "$(variant_kernel "$1")" | paste -sd,)" \
+		'[inputs | capture("^(?<key>[^=]+)=(?<value>.*)$")] | from_entries + {cmdline: $cmdline, has: $has}
 		 + (if $settings == "" then {} else {kernel: $kernel, settings: $settings} end)' \
 		<"$(kernel_dir "$1")/info"
 }

@@ -95,8 +95,13 @@ def judge_run(run, variants, rules):
     vrate = G.verdict_rate(rg, choosers)
     lrate = G.latency_rate(lat, variants, vrate)
     trees, cv = C.claim_variants(variants)
+    kernels = run.params.get("kernels") or {}
+    mids = C.middle_grounds(variants, kernels)
     by_tree = tuple((t[0], C.judge_tree(t[0], t[1], t[2], t[3], tput, lat, rg, lg, rules, fixed,
-                                        vrate, lrate, run.latency)) for t in trees)
+                                        vrate, lrate, run.latency) +
+                     tuple(C.middle_cure(t[0], t[1], t[2], m, tput, rg, rules, fixed) for m in mids
+                           if t is C.TREES[0] and (kernels.get(m) or {}).get("tree", "6.12") == "6.12"))
+                    for t in trees)
     extras = compare.extras(variants, cv, run.params.get("kernels") or {}, tput, lat, rg,
                             rules, fixed, vrate, lrate)
     return Judgment(rules, rg, lg, vrate, lrate, choosers, by_tree, extras)

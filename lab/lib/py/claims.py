@@ -248,6 +248,17 @@ def rate_validity(gate):
     return "; ".join(gate.failures(saturation=False))
 
 
+def overload_region(groups, van, fix, rules, fixed):
+    """vanilla's peak rate and the overload region: the paced rates past
+    it at which vanilla is in livelock and the fix was measured."""
+    cands = peak_candidates(groups, van, rules, fixed, True)
+    prate = peak_rate(cands, rules["claim.peak_tol"])
+    region = [t for t in P.rates_sorted(t for (v, t) in groups if v == van)
+              if t != 0 and prate is not None and t > prate and (fix, t) in groups
+              and livelocked(groups, van, t, None, cands, prate, rules, fixed)]
+    return prate, region
+
+
 def dumazet(tree, van, fix, groups, rgates, rules, fixed):
     name = ("Eric Dumazet, commit 4cd13c21b207 \"softirq: Let ksoftirqd do its job\" (v4.9): "
             "deferring softirqs to ksoftirqd/0 under load rescues a flooded UDP receiver")
@@ -259,11 +270,7 @@ def dumazet(tree, van, fix, groups, rgates, rules, fixed):
         miss = " and ".join(v for v in (van, fix) if v not in have)
         return not_measured("dumazet", tree, name, "4cd13c21b207", pub, metric,
                             f"not measured in this run (no {miss})", rules, "claim.dumazet", ">=")
-    cands = peak_candidates(groups, van, rules, fixed, True)
-    prate = peak_rate(cands, rules["claim.peak_tol"])
-    region = [t for t in P.rates_sorted(t for (v, t) in groups if v == van)
-              if t != 0 and prate is not None and t > prate and (fix, t) in groups
-              and livelocked(groups, van, t, None, cands, prate, rules, fixed)]
+    prate, region = overload_region(groups, van, fix, rules, fixed)
     if not region:
         why = (f"no paced rate past {van}'s peak ({fmt_rate(prate or 0)}) at which {van} is in "
                f"livelock (delivered below {rules['claim.mogul']:g} of its peak): no overload region")
@@ -315,6 +322,65 @@ def dumazet(tree, van, fix, groups, rgates, rules, fixed):
     return Claim("dumazet", tree, name, "4cd13c21b207", pub, metric, rules["claim.dumazet"], ">=",
                  rules.region("claim.dumazet"), status, why, tuple(region), r, tuple(per_rate),
                  mech, thread_ok and split_ok, excluded=tuple(e for _, x in per_rate for e in x.excluded))
+
+
+# The mechanisms (params.json kernels.<variant>.has, from lab/kernel/
+# variants) that make a kernel variant a middle ground of the debate.
+MIDDLE_MECHANISMS = ("bounded-deferral", "per-vector-deferral")
+
+
+def middle_grounds(variants, kernels):
+    """The kernel variants of the run (no settings of their own) whose
+    kernel has a middle ground's mechanism, in the run's order."""
+    def has(v):
+        k = kernels.get(v) or {}
+        return set(str(k.get("has") or "").split(",")) & set(MIDDLE_MECHANISMS) and \
+            not k.get("settings")
+    return tuple(v for v in variants if has(v))
+
+
+def middle_cure(tree, van, fix, mid, groups, rgates, rules, fixed):
+    """A middle ground keeps the fix's cure: its delivered over the fix's,
+    paired per repetition, at every rate of the overload region."""
+    name = (f"{mid}, a middle ground of the debate, keeps the cure: it delivers as much as "
+            f"{fix} wherever {van} is in livelock")
+    src = "issue 38: Jakub Kicinski's bounded deferral, Frederic Weisbecker's per-vector deferral"
+    pub = "(no published number: the designs were never measured beside the fix)"
+    metric = f"{mid}/{fix} delivered pps, paired per repetition, at every rate of the overload region"
+    rule = "claim.middle_cure"
+    have = {v for (v, _) in groups}
+    miss = [v for v in (van, fix, mid) if v not in have]
+    if miss:
+        return not_measured(f"middle-cure:{mid}", tree, name, src, pub, metric,
+                            f"not measured in this run (no {' and '.join(miss)})", rules, rule, ">=")
+    prate, region = overload_region(groups, van, fix, rules, fixed)
+    if not region:
+        return Claim(f"middle-cure:{mid}", tree, name, src, pub, metric, rules[rule], ">=",
+                     rules.region(rule), "inconclusive",
+                     f"no paced rate past {van}'s peak ({fmt_rate(prate or 0)}) at which {van} is "
+                     f"in livelock: no overload region")
+    per_rate = []
+    gate = point_why(rules, fixed)
+    for t in region:
+        pairs, out_pairs, out = pair_up(
+            rep_rows(groups, mid, t), rep_rows(groups, fix, t),
+            lambda r: P.num(r, "delivered_pps"), lambda r: P.num(r, "delivered_pps"),
+            gate, f"{mid}/{fix} at {fmt_rate(t)}")
+        if (mid, t) not in groups:
+            out.append(Exclusion(f"rate {fmt_rate(t)}", f"{mid}: not measured at this rate"))
+        for v in (fix, mid):
+            w = rate_validity(rgates[(v, t)]) if (v, t) in rgates else ""
+            if w:
+                out.append(Exclusion(f"rate {fmt_rate(t)}", f"{v}: {w}"))
+        per_rate.append((t, make_ratio(pairs, out_pairs, out, rules[rule], ">=",
+                                       rules.region(rule), rules)))
+    t, r = worst(per_rate)
+    status = status_of(combine(per_rate), True)
+    why = why_of(status, per_rate, (t, r), f"{mid}/{fix} delivered", "the overload region",
+                 f"the rates past {van}'s peak ({fmt_rate(prate)}) where it is in livelock")
+    return Claim(f"middle-cure:{mid}", tree, name, src, pub, metric, rules[rule], ">=",
+                 rules.region(rule), status, why, tuple(region), r, tuple(per_rate),
+                 excluded=tuple(e for _, x in per_rate for e in x.excluded))
 
 
 def abeni(tree, napi, groups, rgates, rules, fixed, vrate):

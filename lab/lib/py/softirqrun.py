@@ -279,8 +279,46 @@ def revert_busy(tree, ctl, fix, pts, rules):
                   rules, per, busy)
 
 
-def claims(pts, rules):
-    """Every claim of the trees the run has."""
+def middle_cost(tree, ctl, mid, pts, rules):
+    """A middle ground removes the fix's cost: its first-raise-to-entry p99
+    of claim_vectors(rules) at every flooded rate (traced windows) and its
+    request/response probe p99 (answered) at every busy level, each over
+    the control's, paired per repetition, all below claim.middle_cost."""
+    rule = "claim.middle_cost"
+    cid = f"middle-cost:{mid}"
+    name = (f"{mid}, a middle ground of the debate, removes the cost: the other softirq users "
+            "under the flood and the network on a busy CPU wait no longer than with " + ctl)
+    src = "issue 38: Jakub Kicinski's bounded deferral, Frederic Weisbecker's per-vector deferral"
+    pub = "(no published number: the designs were never measured beside the fix)"
+    flood = levels(pts, "traced", "flood")
+    busy = levels(pts, "plain", "busy")
+    vecs = claim_vectors(rules)
+    metric = (f"{mid}'s first-raise-to-entry p99 of {', '.join(vecs)} at every flooded rate "
+              f"(traced windows) and its probe p99 (answered) at every busy level, each over "
+              f"{ctl}'s, paired per repetition")
+    have = {v for (_, _, _, v) in pts}
+    if mid not in have or ctl not in have or not (flood or busy):
+        return judged(cid, tree, name, src, pub, metric, rule, "<", rules, [], flood)
+    per = []
+    for t in flood:
+        for vec in vecs:
+            what = f"{vec} {mid}/{ctl} at {C.fmt_rate(t)}"
+            per.append((what, paired(
+                pts.get(("traced", "flood", t, mid), {}), pts.get(("traced", "flood", t, ctl), {}),
+                lambda p, vec=vec: wait_p99(p.fig, vec),
+                lambda p, vec=vec: trace_why(p, vec, rules), what, rule, "<", rules)))
+    for n in busy:
+        what = f"probe {mid}/{ctl} with {n} busy loop{'s' if n > 1 else ''}"
+        per.append((what, paired(pts.get(("plain", "busy", n, mid), {}),
+                                 pts.get(("plain", "busy", n, ctl), {}),
+                                 lambda p: num(p.row, "probe_ap99_us"),
+                                 lambda p: probe_why(p, rules), what, rule, "<", rules)))
+    return judged(cid, tree, name, src, pub, metric, rule, "<", rules, per, flood)
+
+
+def claims(pts, rules, mids=()):
+    """Every claim of the trees the run has, and (rules version 6 on) the
+    middle grounds' cost against the first tree's control."""
     out = []
     have = {v for (_, _, _, v) in pts}
     for tree, ctl, fix, napi in TREES:
@@ -301,6 +339,8 @@ def claims(pts, rules):
                 "Paolo Abeni's threaded NAPI (29863d41bb6e)", "(the design's intent; no number)",
                 napi, (ctl,), "claim.napi_alone", "<", pts, rules))
         out.append(revert_busy(tree, ctl, fix, pts, rules))
+    if rules.get("claim.middle_cost") is not None:
+        out.extend(middle_cost(TREES[0][0], TREES[0][1], m, pts, rules) for m in mids)
     return tuple(out)
 
 
@@ -594,8 +634,9 @@ def outputs(run_path, params, rules, own, commit, results_dir):
     rows = read_rows(os.path.join(run_path, "points.csv"))
     variants = P.variants_in_order(rows)
     pts = points(run_path, rows)
-    cs = claims(pts, rules)
-    own_cs = claims(pts, own) if own is not None and own.sha != rules.sha else ()
+    mids = C.middle_grounds(variants, params.get("kernels") or {})
+    cs = claims(pts, rules, mids)
+    own_cs = claims(pts, own, mids) if own is not None and own.sha != rules.sha else ()
     rx = latest_rx(results_dir)
     return {
         "summary.csv": summary_csv(pts, variants),

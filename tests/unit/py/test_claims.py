@@ -375,6 +375,52 @@ class RevertLoss(unittest.TestCase):
         self.assertEqual(claim(judge(r), "revert-loss").status, "inconclusive")
 
 
+def middle(delivered, has="bounded-deferral", name="ksoftirqd-fix+bounded", **kw):
+    """base() with a middle ground measured at 100k and 300k"""
+    r = base() + rows(name, 100000, delivered_pps=97000) + \
+        rows(name, 300000, delivered_pps=delivered, **kw)
+    return judge(r, params={"kernels": {name: {"base_version": "6.12.118", "tree": "6.12", "has": has}}})
+
+
+class MiddleCure(unittest.TestCase):
+    def test_reproduced(self):
+        """middle cure: 0.95-1.05 of the fix at the overload rate -> reproduced (>= 0.9)"""
+        c = claim(middle([40000, 42000, 39000, 41000, 40500]), "middle-cure:ksoftirqd-fix+bounded")
+        self.assertEqual(c.status, "reproduced")
+        self.assertEqual(c.rates, (300000,))
+        self.assertEqual(round(c.ratio.interval.med, 2), 1.0)
+
+    def test_not_reproduced(self):
+        """middle cure: a quarter of the fix (vanilla's livelock back) -> not reproduced (inside [0, 0.8])"""
+        c = claim(middle([10000, 10500, 9750, 10250, 10125], has="per-vector-deferral",
+                         name="per-vector"), "middle-cure:per-vector")
+        self.assertEqual(c.status, "not-reproduced")
+
+    def test_inconclusive(self):
+        """middle cure: 0.85 of the fix, short of 0.9 but outside the region -> inconclusive"""
+        c = claim(middle([34000, 35700, 33150, 34850, 34425]), "middle-cure:ksoftirqd-fix+bounded")
+        self.assertEqual(c.status, "inconclusive")
+
+    def test_left_out_point(self):
+        """middle cure: one repetition off its load -> inconclusive, the ratio with it printed"""
+        c = claim(middle([40000, 42000, 39000, 41000, 40500], gen_err_pct=[0, 0, 0, 0, 9]),
+                  "middle-cure:ksoftirqd-fix+bounded")
+        self.assertEqual(c.status, "inconclusive")
+        self.assertIn("left out", c.why)
+
+    def test_by_mechanism_not_name(self):
+        """middle cure: a variant is a middle ground by its kernel's has=, never by its name"""
+        j = middle([40000, 42000, 39000, 41000, 40500], has="", name="ksoftirqd-fix+bounded")
+        self.assertFalse([c for _, cs in j.claims_by_tree for c in cs if c.id.startswith("middle-")])
+        j = middle([40000, 42000, 39000, 41000, 40500], has="per-vector-deferral", name="my-fix")
+        self.assertEqual(claim(j, "middle-cure:my-fix").status, "reproduced")
+
+    def test_no_middle_ground(self):
+        """middle cure: a run without one has the claims it always had"""
+        self.assertEqual([c.id for c in judge(base()).claims_by_tree[0][1]],
+                         ["dumazet", "abeni", "mogul", "revert", "revert-loss"])
+
+
 class VerdictRate(unittest.TestCase):
     def test_extra_variants_do_not_choose(self):
         """verdict rate: an extra variant idle at 300k does not move it; its own gate is shown"""

@@ -227,6 +227,44 @@ class Window(unittest.TestCase):
         self.assertEqual((f.vectors["TIMER"].entries, f.vectors["TIMER"].raises), (1, 0))
 
 
+class MiddleCost(unittest.TestCase):
+    MID = ("per-vector",)
+
+    def cost(self, waits, p99s, **kw):
+        pts = traced(dict({"vanilla": (100, 200, 300)}, **waits), **kw)
+        pts.update(busy(dict({"vanilla": 5000}, **p99s)))
+        return claim(S.claims(pts, RULES, self.MID), "middle-cost:per-vector")
+
+    def test_reproduced(self):
+        """middle cost: every vector under the flood and the probe on a busy CPU within 1.1x vanilla: reproduced"""
+        c = self.cost({"per-vector": (110, 210, 320)}, {"per-vector": 5500})
+        self.assertEqual(c.status, "reproduced")
+        self.assertEqual(len(c.per_rate), 2 * 3 + 3)
+
+    def test_not_reproduced(self):
+        """middle cost: BLOCK 3x vanilla's under the flood: not reproduced (inside [2, inf])"""
+        c = self.cost({"per-vector": (110, 210, 900)}, {"per-vector": 5500})
+        self.assertEqual(c.status, "not-reproduced")
+
+    def test_busy_refutes(self):
+        """middle cost: the vectors fine, the probe 10x on a busy CPU: not reproduced"""
+        c = self.cost({"per-vector": (110, 210, 320)}, {"per-vector": 50000})
+        self.assertEqual(c.status, "not-reproduced")
+
+    def test_between(self):
+        """middle cost: the probe 1.5x vanilla's, between the threshold and the region: inconclusive"""
+        c = self.cost({"per-vector": (110, 210, 320)}, {"per-vector": 7500})
+        self.assertEqual(c.status, "inconclusive")
+
+    def test_only_with_rules_of_version_6(self):
+        """middle cost: rules without claim.middle_cost (before version 6) judge no such claim"""
+        from rules import Rules
+        old = Rules({k: v for k, v in RULES.values.items() if not k.startswith("claim.middle_cost")},
+                    5, "x", "old")
+        pts = traced({"vanilla": (100, 200, 300), "per-vector": (110, 210, 320)})
+        self.assertFalse([c for c in S.claims(pts, old, self.MID) if c.id.startswith("middle-")])
+
+
 if __name__ == "__main__":
     unittest.main()
 
