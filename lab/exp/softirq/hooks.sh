@@ -167,14 +167,17 @@ measure_phase()
 	# phase's 12 s, ~1 s); a busy phase's 12 s fill the 8 MB buffer with
 	# every busy loop's switches: more than the snapshots' 20 s allowed
 	# while the guest formatted them as text
+	# its tag names the phase, unique in the boot's trace port: the
+	# guest takes [A-Za-z0-9_.:-] only, and a variant's name may have a
+	# "+" (ksoftirqd-fix+bounded)
 	[ "$pass" != traced ] ||
-		SNAP_TIMEOUT_MS=180000 guest_ok "trace dump *" trace dump "$VARIANT-r$REP-$kind$level" >/dev/null
+		SNAP_TIMEOUT_MS=180000 guest_ok "trace dump *" trace dump "r$REP-$kind$level" >/dev/null
 	{
 		echo "meta.win_from_ns=${win% *} meta.win_to_ns=${win#* }"
 		printf '%s\n' "$sirq" | cut -d' ' -f4- | sed 's/\([a-z_0-9]*\)=/sirq.\1=/g'
 	} >>"$raw" || die "$CUR: cannot write $raw (disk full?)"
 	if [ "$pass" = traced ]; then
-		tr=$(trace_extract "$VARIANT-r$REP-$kind$level" "${raw%.txt}.trace")
+		tr=$(trace_extract "r$REP-$kind$level" "${raw%.txt}.trace")
 		printf '%s\n' "$tr" >>"$raw" || die "$CUR: cannot write $raw (disk full?)"
 	fi
 	snap B >>"$raw" || die "$CUR: cannot write $raw (disk full?)"
