@@ -46,7 +46,7 @@ check "make initramfs" make -s -C "$LAB_TOP" initramfs
 check "lab/run --variant mine=DIR: built on vanilla's tree, one point at 48000 pps" \
 	"$LAB_TOP/lab/run" -v "" --variant "mine=$mine" -r 48000 --lat-rates "" -n 1 -W 1 -w 2 --no-plot -o "$RUN"
 check "the build checked the tree for what DIR/has declares" \
-	grep -q "check-tree: mine: ksoftirqd deferral (ksoftirqd_running) present as expected" "$T_LOG"
+	grep -q "check-tree: mine: ksoftirqd deferral (ksoftirqd_running/should_handle) present as expected" "$T_LOG"
 check "mine's kernel is made of the copied patches (the series hash of ksoftirqd-fix's)" \
 	test "$(sed -n 's/^series_hash=//p' "$LAB_KBUILD/kernels/mine/info")" = "$(variant_series_hash ksoftirqd-fix)"
 check "the results keep the variants it was built from, mine with has=" \
