@@ -259,6 +259,23 @@ def overload_region(groups, van, fix, rules, fixed):
     return prate, region
 
 
+def delivered_ratio(groups, num, den, t, rgates, rule, direction, rules, fixed):
+    """num/den delivered at rate t, paired per repetition; a rate num was
+    not measured at, or whose gates the claim cannot define away fail
+    for either side, is an exclusion."""
+    pairs, out_pairs, out = pair_up(
+        rep_rows(groups, num, t), rep_rows(groups, den, t),
+        lambda r: P.num(r, "delivered_pps"), lambda r: P.num(r, "delivered_pps"),
+        point_why(rules, fixed), f"{num}/{den} at {fmt_rate(t)}")
+    if (num, t) not in groups:
+        out.append(Exclusion(f"rate {fmt_rate(t)}", f"{num}: not measured at this rate"))
+    for v in (den, num):
+        w = rate_validity(rgates[(v, t)]) if (v, t) in rgates else ""
+        if w:
+            out.append(Exclusion(f"rate {fmt_rate(t)}", f"{v}: {w}"))
+    return make_ratio(pairs, out_pairs, out, rules[rule], direction, rules.region(rule), rules)
+
+
 def dumazet(tree, van, fix, groups, rgates, rules, fixed):
     name = ("Eric Dumazet, commit 4cd13c21b207 \"softirq: Let ksoftirqd do its job\" (v4.9): "
             "deferring softirqs to ksoftirqd/0 under load rescues a flooded UDP receiver")
@@ -276,19 +293,8 @@ def dumazet(tree, van, fix, groups, rgates, rules, fixed):
                f"livelock (delivered below {rules['claim.mogul']:g} of its peak): no overload region")
         return Claim("dumazet", tree, name, "4cd13c21b207", pub, metric, rules["claim.dumazet"],
                      ">=", rules.region("claim.dumazet"), "inconclusive", why)
-    per_rate = []
-    gate = point_why(rules, fixed)
-    for t in region:
-        pairs, out_pairs, out = pair_up(
-            rep_rows(groups, fix, t), rep_rows(groups, van, t),
-            lambda r: P.num(r, "delivered_pps"), lambda r: P.num(r, "delivered_pps"),
-            gate, f"{fix}/{van} at {fmt_rate(t)}")
-        for v in (van, fix):
-            w = rate_validity(rgates[(v, t)])
-            if w:
-                out.append(Exclusion(f"rate {fmt_rate(t)}", f"{v}: {w}"))
-        per_rate.append((t, make_ratio(pairs, out_pairs, out, rules["claim.dumazet"], ">=",
-                                       rules.region("claim.dumazet"), rules)))
+    per_rate = [(t, delivered_ratio(groups, fix, van, t, rgates, "claim.dumazet", ">=", rules, fixed))
+                for t in region]
     t, r = worst(per_rate)
     outcome = combine(per_rate)
     # the mechanism at the deciding rate: the work in ksoftirqd/0, and the
@@ -359,21 +365,8 @@ def middle_cure(tree, van, fix, mid, groups, rgates, rules, fixed):
                      rules.region(rule), "inconclusive",
                      f"no paced rate past {van}'s peak ({fmt_rate(prate or 0)}) at which {van} is "
                      f"in livelock: no overload region")
-    per_rate = []
-    gate = point_why(rules, fixed)
-    for t in region:
-        pairs, out_pairs, out = pair_up(
-            rep_rows(groups, mid, t), rep_rows(groups, fix, t),
-            lambda r: P.num(r, "delivered_pps"), lambda r: P.num(r, "delivered_pps"),
-            gate, f"{mid}/{fix} at {fmt_rate(t)}")
-        if (mid, t) not in groups:
-            out.append(Exclusion(f"rate {fmt_rate(t)}", f"{mid}: not measured at this rate"))
-        for v in (fix, mid):
-            w = rate_validity(rgates[(v, t)]) if (v, t) in rgates else ""
-            if w:
-                out.append(Exclusion(f"rate {fmt_rate(t)}", f"{v}: {w}"))
-        per_rate.append((t, make_ratio(pairs, out_pairs, out, rules[rule], ">=",
-                                       rules.region(rule), rules)))
+    per_rate = [(t, delivered_ratio(groups, mid, fix, t, rgates, rule, ">=", rules, fixed))
+                for t in region]
     t, r = worst(per_rate)
     status = status_of(combine(per_rate), True)
     why = why_of(status, per_rate, (t, r), f"{mid}/{fix} delivered", "the overload region",

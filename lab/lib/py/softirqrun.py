@@ -231,6 +231,34 @@ def claim_vectors(rules):
     return ("TIMER", "RCU") + (("BLOCK",) if rules.get("claim.paolo.block", 0) else ())
 
 
+def vector_pairs(num_v, dens, rates, rule, direction, pts, rules):
+    """(what, Ratio) of num_v's first-raise-to-entry p99 of each of
+    claim_vectors(rules) over each of dens' at each flooded rate."""
+    per = []
+    for t in rates:
+        for vec in claim_vectors(rules):
+            for d in dens:
+                what = f"{vec} {num_v}/{d} at {C.fmt_rate(t)}"
+                per.append((what, paired(
+                    pts.get(("traced", "flood", t, num_v), {}), pts.get(("traced", "flood", t, d), {}),
+                    lambda p, vec=vec: wait_p99(p.fig, vec),
+                    lambda p, vec=vec: trace_why(p, vec, rules), what, rule, direction, rules)))
+    return per
+
+
+def probe_pairs(num_v, den, busy, rule, direction, pts, rules, label=""):
+    """(what, Ratio) of num_v's request/response probe p99 (answered) over
+    den's at each busy level; label starts each what."""
+    per = []
+    for n in busy:
+        what = f"{label}{num_v}/{den} with {n} busy loop{'s' if n > 1 else ''}"
+        per.append((what, paired(pts.get(("plain", "busy", n, num_v), {}),
+                                 pts.get(("plain", "busy", n, den), {}),
+                                 lambda p: num(p.row, "probe_ap99_us"),
+                                 lambda p: probe_why(p, rules), what, rule, direction, rules)))
+    return per
+
+
 def vector_claim(cid, tree, name, src, pub, num_v, dens, rule, direction, pts, rules):
     """num_v's first-raise-to-entry p99 of each of claim_vectors(rules)
     over each of dens' at every flooded rate of the traced pass."""
@@ -242,15 +270,7 @@ def vector_claim(cid, tree, name, src, pub, num_v, dens, rule, direction, pts, r
     have = {v for (_, _, _, v) in pts}
     if num_v not in have or any(d not in have for d in dens) or not rates:
         return judged(cid, tree, name, src, pub, metric, rule, direction, rules, [], rates)
-    per = []
-    for t in rates:
-        for vec in vecs:
-            for d in dens:
-                what = f"{vec} {num_v}/{d} at {C.fmt_rate(t)}"
-                per.append((what, paired(
-                    pts.get(("traced", "flood", t, num_v), {}), pts.get(("traced", "flood", t, d), {}),
-                    lambda p, vec=vec: wait_p99(p.fig, vec),
-                    lambda p, vec=vec: trace_why(p, vec, rules), what, rule, direction, rules)))
+    per = vector_pairs(num_v, dens, rates, rule, direction, pts, rules)
     return judged(cid, tree, name, src, pub, metric, rule, direction, rules, per, rates)
 
 
@@ -267,14 +287,7 @@ def revert_busy(tree, ctl, fix, pts, rules):
     if fix not in have or ctl not in have or not busy:
         return judged("revert-busy-cpu", tree, name, src, pub, metric, "claim.revert_busy", ">=",
                       rules, [], busy)
-    per = []
-    for n in busy:
-        what = f"{fix}/{ctl} with {n} busy loop{'s' if n > 1 else ''}"
-        per.append((what, paired(pts.get(("plain", "busy", n, fix), {}),
-                                 pts.get(("plain", "busy", n, ctl), {}),
-                                 lambda p: num(p.row, "probe_ap99_us"),
-                                 lambda p: probe_why(p, rules), what, "claim.revert_busy", ">=",
-                                 rules)))
+    per = probe_pairs(fix, ctl, busy, "claim.revert_busy", ">=", pts, rules)
     return judged("revert-busy-cpu", tree, name, src, pub, metric, "claim.revert_busy", ">=",
                   rules, per, busy)
 
@@ -299,20 +312,8 @@ def middle_cost(tree, ctl, mid, pts, rules):
     have = {v for (_, _, _, v) in pts}
     if mid not in have or ctl not in have or not (flood or busy):
         return judged(cid, tree, name, src, pub, metric, rule, "<", rules, [], flood)
-    per = []
-    for t in flood:
-        for vec in vecs:
-            what = f"{vec} {mid}/{ctl} at {C.fmt_rate(t)}"
-            per.append((what, paired(
-                pts.get(("traced", "flood", t, mid), {}), pts.get(("traced", "flood", t, ctl), {}),
-                lambda p, vec=vec: wait_p99(p.fig, vec),
-                lambda p, vec=vec: trace_why(p, vec, rules), what, rule, "<", rules)))
-    for n in busy:
-        what = f"probe {mid}/{ctl} with {n} busy loop{'s' if n > 1 else ''}"
-        per.append((what, paired(pts.get(("plain", "busy", n, mid), {}),
-                                 pts.get(("plain", "busy", n, ctl), {}),
-                                 lambda p: num(p.row, "probe_ap99_us"),
-                                 lambda p: probe_why(p, rules), what, rule, "<", rules)))
+    per = (vector_pairs(mid, (ctl,), flood, rule, "<", pts, rules) +
+           probe_pairs(mid, ctl, busy, rule, "<", pts, rules, "probe "))
     return judged(cid, tree, name, src, pub, metric, rule, "<", rules, per, flood)
 
 
